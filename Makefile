@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# ipcc: class-aware load balancing for hybrid CPUs, as a patch series on
+# Debian's linux-source-6.12.  See README.md.
+
+H := harness
+export SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+
+.PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean
+
+help:
+	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
+	@echo "make run SCRIPT=path      boot, run a host script in the guest, exit with its status"
+	@echo "make shell                boot to an interactive shell"
+	@echo "make tree [TREE=dir]      a patched git + quilt tree to hack in"
+	@echo "make build                assemble and build kernel, selftests, initramfs"
+	@echo "make checkpatch           checkpatch --strict over the series"
+	@echo "make clean                drop logs (out/); distclean also drops the build cache"
+
+deps:
+	@$(H)/deps.sh
+
+base:
+	@$(H)/fetch-base.sh
+
+assemble:
+	@$(H)/assemble.sh
+
+tree:
+	@$(H)/tree.sh $(TREE)
+
+build kernel:
+	@$(H)/build.sh all
+
+test:
+	@$(H)/test.sh
+
+run:
+	@$(H)/run.sh "$(SCRIPT)"
+
+shell:
+	@$(H)/shell.sh
+
+checkpatch: assemble
+	@$(H)/checkpatch.sh
+
+clean:
+	rm -rf out
+
+distclean: clean
+	rm -rf "$${IPCC_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/ipcc}/build" \
+	       "$${IPCC_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/ipcc}/src"

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot layer: boot the test kernel in QEMU and run something in the guest.
+#
+# usage: boot.sh MODE LOGDIR [SCRIPT]
+#   MODE     selftests | script | shell
+#   LOGDIR   console.log (kernel console), output.log (what ran), qemu.log
+#   SCRIPT   host file to run in the guest (MODE=script)
+# Environment:
+#   QEMU_SMP      -smp value (default 8,sockets=1,cores=4,threads=2)
+#   QEMU_MEM      guest memory (default 1G)
+#   QEMU_NUMA     number of NUMA nodes (default 1; CPUs split evenly)
+#   QEMU_ACCEL    tcg (default) | kvm | auto (probe KVM, fall back to TCG)
+#   QEMU_ICOUNT   1: -icount shift=auto,sleep=off (guest time independent
+#                 of host load; slower, for placement measurements)
+#   QEMU_CPU      CPU model (default Skylake-Client)
+#   CMDLINE       extra kernel command line
+#   TIMEOUT       seconds before the guest is declared hung (default 900)
+#   SELFTEST_TIMEOUT  per selftest, in the guest (default 300)
+# Exit: the guest's exit status (0 selftests all passed / script status),
+#       124 when the guest hung (killed at TIMEOUT), 125 when it died
+#       without reporting (panic, crash).
+. "$(dirname "$0")/lib.sh"
+
+mode=$1
+logdir=$2
+script=$3
+[ -n "$mode" ] && [ -n "$logdir" ] || die "usage: boot.sh MODE LOGDIR [SCRIPT]"
+
+kernel=$BUILD/arch/x86/boot/bzImage
+initramfs=$CACHE/build/initramfs.cpio
+[ -f "$kernel" ] || die "no kernel at $kernel: build first"
+[ -f "$initramfs" ] || die "no initramfs at $initramfs: build first"
+mkdir -p "$logdir"
+
+smp=${QEMU_SMP:-8,sockets=1,cores=4,threads=2}
+mem=${QEMU_MEM:-1G}
+timeout=${TIMEOUT:-900}
+ncpu=${smp%%,*}
+
+accel=${QEMU_ACCEL:-tcg}
+if [ "$accel" = auto ]; then
+	# A KVM guest can hang on this host: use it only if a trivial boot
+	# (no root, immediate panic and exit) completes within seconds.
+	accel=tcg
+	if [ -w /dev/kvm ] && timeout -k 2 15 qemu-system-x86_64 -accel kvm -nodefaults \
+		-display none -no-reboot -m 256M -kernel "$kernel" \
+		-append "panic=-1 console=ttyS0" -serial null >/dev/null 2>&1; then
+		accel=kvm
+	fi
+fi
+accel_args=(-accel "$accel")
+if [ "$accel" = tcg ]; then
+	accel_args=(-accel tcg,thread=multi)
+	[ "${QEMU_ICOUNT:-0}" = 1 ] && accel_args=(-accel tcg -icount shift=auto,sleep=off)
+fi
+
+numa_args=()
+nodes=${QEMU_NUMA:-1}
+if [ "$nodes" -gt 1 ]; then
+	memmb=$(($(numfmt --from=iec "${mem}") / 1048576 / nodes))
+	per=$((ncpu / nodes))
+	for ((n = 0; n < nodes; n++)); do
+		numa_args+=(-object "memory-backend-ram,id=m$n,size=${memmb}M"
+			-numa "node,nodeid=$n,cpus=$((n * per))-$(((n + 1) * per - 1)),memdev=m$n")
+	done
+	mem=$((memmb * nodes))M
+fi
+
+rd=$initramfs
+if [ "$mode" = script ]; then
+	[ -f "$script" ] || die "no such script: $script"
+	# A second cpio appended to the first: the kernel unpacks both.
+	extra=$logdir/extra
+	rm -rf "$extra"
+	mkdir -p "$extra/run/ipcc"
+	cp "$script" "$extra/run/ipcc/script"
+	chmod +x "$extra/run/ipcc/script"
+	[ -n "${SCRIPT_FILES:-}" ] && cp $SCRIPT_FILES "$extra/run/ipcc/"
+	rd=$logdir/initramfs.cpio
+	(cat "$initramfs"; cd "$extra" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$rd"
+fi
+
+append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
+append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-300}"
+[ -n "${CMDLINE:-}" ] && append+=" $CMDLINE"
+
+qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
+	"${accel_args[@]}" -cpu "${QEMU_CPU:-Skylake-Client}"
+	-smp "$smp" -m "$mem" "${numa_args[@]}"
+	-kernel "$kernel" -initrd "$rd" -append "$append")
+printf '%q ' "${qemu[@]}" >"$logdir/qemu.cmd"
+
+if [ "$mode" = shell ]; then
+	# Console on this terminal; results port into the log directory.
+	exec "${qemu[@]}" -serial mon:stdio -serial "file:$logdir/output.log"
+fi
+
+: >"$logdir/output.log"
+timeout -k 10 "$timeout" "${qemu[@]}" \
+	-serial "file:$logdir/console.log" -serial "file:$logdir/output.log" \
+	>"$logdir/qemu.log" 2>&1 </dev/null
+qrc=$?
+rc=$(sed -n 's/.*@@IPCC-EXIT \([0-9]*\)@@.*/\1/p' "$logdir/output.log" | tail -n 1)
+if [ -n "$rc" ]; then
+	exit "$rc"
+fi
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	msg "guest hung: no result after ${timeout}s; console log kept in $logdir/console.log"
+	tail -n 20 "$logdir/console.log" >&2
+	exit 124
+fi
+msg "guest died without reporting (qemu exit $qrc); console log kept in $logdir/console.log"
+grep -E -m 5 -A 15 'Kernel panic|BUG:|Oops|WARNING:' "$logdir/console.log" >&2 ||
+	tail -n 20 "$logdir/console.log" >&2
+exit 125

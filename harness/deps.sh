@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Make sure the host has what the harness needs.  As root on Debian, install
+# what is missing; otherwise print the exact apt-get line and stop.
+. "$(dirname "$0")/lib.sh"
+
+# command-or-file : Debian package
+NEEDS="
+qemu-system-x86_64:qemu-system-x86
+/usr/share/qemu/qboot.rom:qemu-system-data
+gcc:gcc
+make:make
+flex:flex
+bison:bison
+bc:bc
+/usr/include/libelf.h:libelf-dev
+/usr/include/openssl/ssl.h:libssl-dev
+/bin/busybox:busybox-static
+cpio:cpio
+ccache:ccache
+quilt:quilt
+patch:patch
+rsync:rsync
+python3:python3
+perl:perl
+xz:xz-utils
+dpkg-deb:dpkg
+apt-get:apt
+/usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
+git:git
+timeout:coreutils
+"
+
+missing=()
+for n in $NEEDS; do
+	what=${n%%:*}
+	pkg=${n##*:}
+	case $what in
+	/*) [ -e "$what" ] && continue ;;
+	*) command -v "$what" >/dev/null 2>&1 && continue ;;
+	esac
+	case " ${missing[*]} " in *" $pkg "*) ;; *) missing+=("$pkg") ;; esac
+done
+# busybox-static must be the static one: the guest has no libc.
+if [ -e /bin/busybox ] && ldd /bin/busybox >/dev/null 2>&1; then
+	case " ${missing[*]} " in *" busybox-static "*) ;; *) missing+=(busybox-static) ;; esac
+fi
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+	die "missing packages; run as root: apt-get update && $line"
+fi
+msg "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+mkdir -p "$CACHE"
+apt-get update -qq >/dev/null || die "apt-get update failed"
+# shellcheck disable=SC2086
+$line >"$CACHE/apt.log" 2>&1 || { tail -20 "$CACHE/apt.log" >&2; die "$line failed"; }

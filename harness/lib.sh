@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings and helpers of the ipcc harness.  Sourced, never run.
+#
+# Layers: fetch-base.sh + assemble.sh (get and assemble the tree),
+# build.sh (kernel, selftests, initramfs), boot.sh (boot and run in QEMU).
+# test.sh, run.sh, shell.sh, ... are thin recipes over those.
+
+set -o pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+HARNESS=$REPO/harness
+# shellcheck source=harness/base.conf
+. "$HARNESS/base.conf"
+
+# Everything large lives outside the repository, keyed by the base version.
+CACHE=${IPCC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ipcc}
+BASE_DIR=$CACHE/base/$BASE_VERSION
+BASE_SRC=$BASE_DIR/linux-source-6.12
+SRC=$CACHE/src                  # assembled, patched tree (persistent)
+BUILD=$CACHE/build/kernel       # one kernel build for KUnit and boot tests
+OUT=${IPCC_OUT:-$REPO/out}      # logs and results of the last runs
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+
+msg() { printf '[ipcc] %s\n' "$*" >&2; }
+die() { printf '[ipcc] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Files the series adds: everything under the kernel paths of the repo.
+series_new_files() {
+	(cd "$REPO" && git ls-files --cached --others --exclude-standard -- \
+		arch block drivers fs include init kernel lib mm Documentation \
+		tools/testing/selftests 2>/dev/null | sort -u |
+		while read -r f; do [ -f "$f" ] && echo "$f"; done)
+}
+
+# Hook patches, in series order.
+series_patches() {
+	local s=$REPO/patches/series
+	[ -f "$s" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$s" | grep -v '^$' || true
+}
+
+# Kernel make with the settings every build of the harness shares.
+kmake() {
+	make -C "$SRC" O="$BUILD" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		-j"$JOBS" "$@"
+}
+
+# Timestamped log directory for one run of a recipe.
+new_logdir() {
+	local d
+	d=$OUT/logs/$1-$(date +%Y%m%d-%H%M%S)-$$
+	mkdir -p "$d"
+	echo "$d"
+}

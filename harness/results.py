@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Turn test output into counted results for the summary of `make test`.
+
+usage:
+  results.py kunit STAGE KUNIT_JSON          cases of kunit.py's --json
+  results.py tap STAGE OUTPUT_LOG            selftests run by guest/init
+  results.py case STAGE NAME pass|fail|skip  one case, e.g. a static check
+  results.py summary RESULTS                 per-stage table, closing line
+
+Each of the first three appends "STAGE<TAB>STATUS<TAB>NAME" lines to the file
+named by $IPCC_RESULTS and prints the stage's counts.  `summary` prints the
+table, the failed cases and the closing line "N passed, N failed", and exits
+non-zero when anything failed or nothing ran.
+"""
+import json
+import os
+import re
+import sys
+
+TAP_RESULT = re.compile(r'^(not ok|ok) +\d+ *-? *(.*?)\s*$')
+BEGIN = re.compile(r'@@IPCC-BEGIN (\S+)@@')
+END = re.compile(r'@@IPCC-END (\S+) rc=(\d+)@@')
+
+
+def emit(stage, rows):
+    path = os.environ.get('IPCC_RESULTS')
+    if path:
+        with open(path, 'a', encoding='utf-8') as f:
+            for status, name in rows:
+                f.write(f'{stage}\t{status}\t{name}\n')
+    counts = {s: sum(1 for r in rows if r[0] == s) for s in ('pass', 'fail', 'skip')}
+    print(f'{stage}: {counts["pass"]} passed, {counts["fail"]} failed, '
+          f'{counts["skip"]} skipped')
+    for status, name in rows:
+        if status == 'fail':
+            print(f'  FAILED: {name}')
+
+
+def kunit_rows(group, prefix=''):
+    name = group.get('name', '')
+    here = prefix if name == 'KUnit Test Group' else (prefix + name + '.')
+    rows = []
+    for case in group.get('test_cases', []):
+        st = {'PASS': 'pass', 'SKIP': 'skip'}.get(case['status'], 'fail')
+        rows.append((st, here + case['name']))
+    for sub in group.get('sub_groups', []):
+        rows += kunit_rows(sub, here)
+    return rows
+
+
+def tap_rows(text):
+    """Results of the guest runner: leaf TAP cases of each selftest binary.
+
+    A binary that prints no TAP result line counts as one case judged by its
+    exit status; a binary that exits non-zero without a failing case gets a
+    failing case of its own; one that never ends (crash, timeout) fails.
+    """
+    rows = []
+    cur, cases = None, []
+    for line in text.splitlines():
+        m = BEGIN.search(line)
+        if m:
+            cur, cases = m.group(1), []
+            continue
+        m = END.search(line)
+        if m and cur:
+            rc = int(m.group(2))
+            if not cases:
+                cases.append(('pass' if rc == 0 else 'skip' if rc == 4 else 'fail',
+                              cur))
+            elif rc not in (0, 4) and not any(c[0] == 'fail' for c in cases):
+                cases.append(('fail', f'{cur} (exit status {rc})'))
+            rows += cases
+            cur = None
+            continue
+        if cur is None:
+            continue
+        m = TAP_RESULT.match(line)
+        if m:
+            name = m.group(2)
+            if re.search(r'#\s*SKIP', name, re.I):
+                st = 'skip'
+            elif m.group(1) == 'ok':
+                st = 'pass'
+            else:
+                st = 'fail'
+            name = re.sub(r'\s*#.*$', '', name)
+            cases.append((st, f'{cur}: {name}'))
+    if cur is not None:
+        rows += cases
+        rows.append(('fail', f'{cur} (did not finish: guest crashed or hung)'))
+    return rows
+
+
+def summary(path):
+    stages = {}
+    failed = []
+    if os.path.exists(path):
+        with open(path, encoding='utf-8') as f:
+            for line in f:
+                parts = line.rstrip('\n').split('\t', 2)
+                if len(parts) != 3:
+                    continue
+                stage, status, name = parts
+                c = stages.setdefault(stage, {'pass': 0, 'fail': 0, 'skip': 0})
+                c[status] = c.get(status, 0) + 1
+                if status == 'fail':
+                    failed.append(f'{stage}: {name}')
+    print('')
+    print(f'{"stage":<34} {"passed":>7} {"failed":>7} {"skipped":>8}')
+    for stage, c in stages.items():
+        print(f'{stage:<34} {c["pass"]:>7} {c["fail"]:>7} {c["skip"]:>8}')
+    for name in failed:
+        print(f'FAILED {name}')
+    passed = sum(c['pass'] for c in stages.values())
+    nfail = sum(c['fail'] for c in stages.values())
+    skipped = sum(c['skip'] for c in stages.values())
+    if passed + nfail == 0:
+        nfail = 1
+        print('FAILED no test ran')
+    print(f'{passed} passed, {nfail} failed, {skipped} skipped')
+    return 1 if nfail else 0
+
+
+def main():
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ''
+    if cmd == 'kunit':
+        stage, path = sys.argv[2], sys.argv[3]
+        try:
+            with open(path, encoding='utf-8') as f:
+                rows = kunit_rows(json.load(f))
+        except (OSError, ValueError) as e:
+            rows = [('fail', f'no KUnit results ({e})')]
+        if not rows:
+            rows = [('fail', 'KUnit ran no test')]
+        emit(stage, rows)
+    elif cmd == 'tap':
+        stage, path = sys.argv[2], sys.argv[3]
+        try:
+            with open(path, encoding='utf-8', errors='replace') as f:
+                rows = tap_rows(f.read())
+        except OSError as e:
+            rows = [('fail', f'no selftest output ({e})')]
+        if not rows:
+            rows = [('fail', 'no selftest ran')]
+        emit(stage, rows)
+    elif cmd == 'case':
+        emit(sys.argv[2], [(sys.argv[4], sys.argv[3])])
+    elif cmd == 'summary':
+        sys.exit(summary(sys.argv[2]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make test: apply the series, static checks, KUnit under QEMU, selftests
+# booted under QEMU on each test topology.  Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+
+logdir=$(new_logdir test)
+export IPCC_RESULTS=$logdir/results.tsv
+: >"$IPCC_RESULTS"
+R="python3 $HARNESS/results.py"
+start=$(date +%s)
+
+finish() {
+	msg "logs: $logdir   ($(($(date +%s) - start)) s)"
+	$R summary "$IPCC_RESULTS"
+	exit $?
+}
+
+stage() { msg "== $* ($(($(date +%s) - start)) s)"; }
+
+stage "dependencies"
+if ! "$HARNESS/deps.sh"; then
+	$R case setup "install dependencies" fail >/dev/null
+	finish
+fi
+
+stage "assemble the tree"
+if ! "$HARNESS/assemble.sh" 2>&1 | tee "$logdir/assemble.log"; then
+	$R case setup "apply the series (see above)" fail >/dev/null
+	finish
+fi
+$R case setup "apply the series" pass >/dev/null
+
+stage "checkpatch --strict"
+"$HARNESS/checkpatch.sh" "$logdir/checkpatch" || true
+
+stage "KUnit (kunit.py run --arch=x86_64; builds the test kernel)"
+mapfile -d '' kargs < <("$HARNESS/build.sh" kunit-args)
+(cd "$SRC" && python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
+	--timeout="${KUNIT_TIMEOUT:-600}" --qemu_args "-smp 2" \
+	--json="$logdir/kunit.json") >"$logdir/kunit.log" 2>&1
+krc=$?
+grep -E '^\[..:..:..\] (Testing complete|=+ |.*(FAILED|CRASHED|ERROR))' "$logdir/kunit.log" | tail -n 30 >&2
+if [ ! -f "$BUILD/arch/x86/boot/bzImage" ] || grep -q 'Could not call execute make\|BuildError\|Not all Kconfig options' "$logdir/kunit.log"; then
+	tail -n 40 "$logdir/kunit.log" >&2
+	$R case kunit "build the test kernel" fail >/dev/null
+	finish
+fi
+$R kunit kunit "$logdir/kunit.json"
+if [ $krc -ne 0 ] && ! grep -q 'FAIL\|ERROR' "$logdir/kunit.json" 2>/dev/null; then
+	$R case kunit "kunit.py exit status $krc" fail
+fi
+
+stage "selftests and initramfs"
+if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
+	$R case selftests "build the selftests" fail >/dev/null
+	finish
+fi
+
+# What a kernel splat looks like on the console.
+SPLAT_RE='WARNING: CPU: [0-9]|BUG: |Oops: |Kernel panic|UBSAN: |KASAN: |KFENCE: |possible (circular|recursive) locking|inconsistent lock state|rcu: INFO|blocked for more than|Call Trace:'
+
+# Test topologies: name, -smp, NUMA nodes, extra kernel command line.
+TOPOLOGIES=${TOPOLOGIES:-"smt8:8,sockets=1,cores=4,threads=2:1:"}
+for topo in $TOPOLOGIES; do
+	IFS=: read -r name smp nodes cmdline <<<"$topo"
+	stage "selftests booted on $name (-smp $smp, $nodes node(s))"
+	QEMU_SMP=$smp QEMU_NUMA=$nodes CMDLINE="$cmdline ${CMDLINE:-}" \
+		TIMEOUT=${BOOT_TIMEOUT:-900} \
+		"$HARNESS/boot.sh" selftests "$logdir/boot-$name"
+	brc=$?
+	$R tap "selftests@$name" "$logdir/boot-$name/output.log"
+	case $brc in
+	124) $R case "selftests@$name" "guest hung (console: $logdir/boot-$name/console.log)" fail ;;
+	125) $R case "selftests@$name" "guest crashed (console: $logdir/boot-$name/console.log)" fail ;;
+	esac
+	if grep -qE "$SPLAT_RE" "$logdir/boot-$name/console.log"; then
+		$R case "selftests@$name" "kernel splat on the console" fail
+	fi
+done
+
+finish
