@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SCHED_IPCC_H
+#define _LINUX_SCHED_IPCC_H
+
+/*
+ * IPC classes (IPCC): hardware classification of tasks on hybrid CPUs.
+ *
+ * This header is the whole interface between the scheduler core and an
+ * architecture backend (a hardware class source plus a per-CPU,
+ * per-class score table), and the set of entry points the rest of the
+ * kernel calls. An arch implements the three arch_ipcc_*() functions and
+ * calls sched_ipcc_arch_ready() and sched_ipcc_scores_changed(); the
+ * core cannot tell a real backend from an emulated one.
+ */
+
+#include <linux/compiler.h>
+#include <linux/jump_label.h>
+#include <linux/types.h>
+#include <linux/sched/ipcc_types.h>
+
+struct dentry;
+struct rq;
+struct seq_file;
+struct task_struct;
+
+/**
+ * define IPCC_MAX_CLASSES - number of hardware classes the core tracks
+ *
+ * If the hardware reports more classes, the extra ones are treated as
+ * unclassified: a task that keeps reading such a class debounces to
+ * %IPCC_CLASS_NONE, and it has no scores.
+ */
+#define IPCC_MAX_CLASSES	16
+
+/**
+ * define IPCC_RAW_SCORE_MAX - top of the raw hardware score scale
+ *
+ * Scores reported by arch_ipcc_get_scores() range from 0 to this value
+ * (the HFI scale). 0 is the hardware asking not to use the CPU.
+ */
+#define IPCC_RAW_SCORE_MAX	255
+
+/**
+ * define IPCC_SCORE_SCALE - top of the normalised score scale
+ *
+ * The core keeps scores on the same scale as CPU capacity
+ * (%SCHED_CAPACITY_SCALE): ``norm = round(raw * 1024 / 255)``.
+ */
+#define IPCC_SCORE_SCALE	1024
+
+/**
+ * define IPCC_SCORE_NEUTRAL - normalised score of "no information"
+ *
+ * Returned for unclassified tasks, classes without scores and CPUs the
+ * arch has no data for. It is the same on every CPU, so any gain
+ * computed from it is zero.
+ */
+#define IPCC_SCORE_NEUTRAL	(IPCC_SCORE_SCALE / 2)
+
+/**
+ * define IPCC_DEBOUNCE_TICKS_DEFAULT - default debounce length in ticks
+ *
+ * A new class is accepted after this many consecutive user ticks of the
+ * task read it. 4 ticks are 16 ms at HZ=250 (4 ms at HZ=1000): short
+ * against the hundreds of milliseconds over which load balancing acts on
+ * a placement, long enough to filter a phase that lasts a tick or two.
+ */
+#define IPCC_DEBOUNCE_TICKS_DEFAULT	4
+
+/**
+ * enum sched_ipcc_mode - values of the ``kernel.sched_ipcc`` sysctl
+ * @IPCC_MODE_OFF:      mainline behaviour; nothing IPCC-related runs.
+ * @IPCC_MODE_TIEBREAK: classes only break ties the balancer would
+ *                      otherwise break arbitrarily.
+ * @IPCC_MODE_FULL:     classes also drive pulls, swaps and misfit.
+ */
+enum sched_ipcc_mode {
+	IPCC_MODE_OFF		= 0,
+	IPCC_MODE_TIEBREAK	= 1,
+	IPCC_MODE_FULL		= 2,
+};
+
+/**
+ * enum ipcc_stat - counters shown in the debugfs ``stats`` file
+ * @IPCC_STAT_CLASS_CHANGES: debounced class changes of tasks.
+ * @IPCC_STAT_PULL:      a task picked for an idle or newidle pull by class.
+ * @IPCC_STAT_GROUP_TIE: a busiest-group tie broken by class.
+ * @IPCC_STAT_RQ_TIE:    a busiest-runqueue tie broken by class.
+ * @IPCC_STAT_SWAP:      two tasks swapped across CPUs by class.
+ * @IPCC_STAT_MISFIT:    a task marked misfit because of its class.
+ * @IPCC_STAT_NUMA:      a NUMA placement comparison decided by class.
+ * @IPCC_STAT_NR:        number of counters.
+ *
+ * All but @IPCC_STAT_CLASS_CHANGES are kinds of balancing decisions and
+ * are also the ``kind`` of the ``sched_ipcc_balance`` tracepoint.
+ */
+enum ipcc_stat {
+	IPCC_STAT_CLASS_CHANGES,
+	IPCC_STAT_PULL,
+	IPCC_STAT_GROUP_TIE,
+	IPCC_STAT_RQ_TIE,
+	IPCC_STAT_SWAP,
+	IPCC_STAT_MISFIT,
+	IPCC_STAT_NUMA,
+	IPCC_STAT_NR,
+};
+
+/*
+ * Arch interface. Generic __weak versions that report "no IPCC support"
+ * live in kernel/sched/ipcc.c.
+ */
+
+/**
+ * arch_ipcc_nr_classes() - number of hardware classes
+ *
+ * Read by the core at boot, on sched_ipcc_arch_ready() and on every
+ * score rebuild. The value must not change without one of those
+ * following. Classes at or beyond %IPCC_MAX_CLASSES are treated as
+ * unclassified.
+ *
+ * Context: process context.
+ * Return: the number of classes, 0 when the CPU cannot classify tasks
+ * (IPCC then cannot be switched on). The generic version returns 0.
+ */
+unsigned int arch_ipcc_nr_classes(void);
+
+/**
+ * arch_ipcc_read_class() - read the class of the running task
+ * @curr: the task running on this CPU
+ *
+ * Called from the scheduler tick when the tick interrupted @curr in user
+ * mode and @curr is a fair-class user task; never for kernel threads.
+ * Reads the hardware's class of the thread running on the current CPU
+ * (for example the Thread Director class register). The arch applies
+ * its own validity and accuracy rules here.
+ *
+ * Context: hard interrupt, on @curr's CPU, with interrupts disabled and
+ * the runqueue lock held. Must not sleep or take scheduler locks.
+ * Return: the 0-based class, below arch_ipcc_nr_classes(); or a negative
+ * errno when the hardware has no trustworthy class (valid bit clear,
+ * value out of range, result known to be inaccurate). The generic version
+ * returns -EOPNOTSUPP.
+ */
+int arch_ipcc_read_class(struct task_struct *curr);
+
+/**
+ * arch_ipcc_get_scores() - raw scores of one class on one CPU
+ * @cpu:   a possible CPU
+ * @class: a class below arch_ipcc_nr_classes()
+ * @perf:  filled with the performance score, 0..%IPCC_RAW_SCORE_MAX
+ * @eff:   filled with the energy-efficiency score, 0..%IPCC_RAW_SCORE_MAX
+ *
+ * Scores are on the hardware's own scale (the HFI table's 0..255);
+ * higher is better, and only scores of the same class are compared
+ * across CPUs. A score of 0 asks the OS not to use the CPU for that
+ * purpose. Hardware without an efficiency capability reports the same
+ * non-zero @eff on every CPU, so that efficiency comparisons come out
+ * neutral.
+ *
+ * Context: process context (the core's rebuild work item and debugfs
+ * reads). May run concurrently for different CPUs.
+ * Return: 0 when @perf and @eff are valid; -ENODATA (or another negative
+ * errno) when the arch has no scores for this CPU and class, in which
+ * case the core treats the pair as neutral. The generic version returns
+ * -ENODATA.
+ */
+int arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf, u8 *eff);
+
+#ifdef CONFIG_SCHED_IPCC
+
+/*
+ * sched_ipcc_key is on iff kernel.sched_ipcc is not 0 and the arch reports
+ * classes; every hook tests it first. sysctl_sched_ipcc holds the sysctl
+ * value (an &enum sched_ipcc_mode); read it through sched_ipcc_mode().
+ */
+DECLARE_STATIC_KEY_FALSE(sched_ipcc_key);
+
+extern int sysctl_sched_ipcc;
+
+/**
+ * sched_ipcc_scores_changed() - tell the core the arch's scores changed
+ *
+ * Queues a work item that reads every score again with
+ * arch_ipcc_get_scores() (and the class count with
+ * arch_ipcc_nr_classes()), and publishes the new score cache. Until the
+ * work item has run, readers see the previous scores.
+ *
+ * Context: any, including hard interrupt.
+ */
+void sched_ipcc_scores_changed(void);
+
+/**
+ * sched_ipcc_arch_ready() - tell the core the arch's class count changed
+ *
+ * Call when the backend becomes usable (or stops being usable): the core
+ * reads arch_ipcc_nr_classes() again, rebuilds the score cache and
+ * switches IPCC on or off accordingly before returning. The core also
+ * reads the class count once at boot, so a backend that is ready before
+ * late_initcall time need not call this.
+ *
+ * Context: process context, may sleep. Must not be called with the CPU
+ * hotplug lock held.
+ */
+void sched_ipcc_arch_ready(void);
+
+/**
+ * sched_ipcc_enabled() - whether IPCC is on
+ *
+ * True when ``kernel.sched_ipcc`` is not 0 and the arch reports at least
+ * one class. A static branch: free while IPCC is off.
+ *
+ * Return: true when IPCC is on.
+ */
+static inline bool sched_ipcc_enabled(void)
+{
+	return static_branch_unlikely(&sched_ipcc_key);
+}
+
+/**
+ * sched_ipcc_mode() - the IPCC mode in force
+ *
+ * Return: a &enum sched_ipcc_mode; %IPCC_MODE_OFF whenever IPCC is off,
+ * whatever the sysctl says.
+ */
+static inline int sched_ipcc_mode(void)
+{
+	if (!sched_ipcc_enabled())
+		return IPCC_MODE_OFF;
+	return READ_ONCE(sysctl_sched_ipcc);
+}
+
+/**
+ * sched_ipcc_nr_classes() - number of classes the core uses
+ *
+ * Return: arch_ipcc_nr_classes() capped at %IPCC_MAX_CLASSES, as last
+ * read by the core.
+ */
+unsigned int sched_ipcc_nr_classes(void);
+
+/**
+ * sched_ipcc_task_class() - current class of a task
+ * @p: the task
+ *
+ * Lockless snapshot.
+ *
+ * Return: the 0-based class, or -1 when @p is unclassified.
+ */
+int sched_ipcc_task_class(const struct task_struct *p);
+
+/**
+ * sched_ipcc_score() - normalised performance score
+ * @cpu:   the CPU
+ * @class: a class, or %IPCC_CLASS_NONE or a negative value for
+ *         unclassified
+ *
+ * Reads the core's score cache under RCU (callers may already hold
+ * rcu_read_lock(), as load balancing does).
+ *
+ * Return: the score on the 0..%IPCC_SCORE_SCALE scale; 0 means the
+ * hardware asks not to use @cpu. %IPCC_SCORE_NEUTRAL for an unclassified
+ * task, an unknown class or CPU, or a pair the arch has no data for.
+ */
+int sched_ipcc_score(int cpu, int class);
+
+/**
+ * sched_ipcc_eff() - normalised energy-efficiency score
+ * @cpu:   the CPU
+ * @class: a class, or %IPCC_CLASS_NONE or a negative value for
+ *         unclassified
+ *
+ * Same as sched_ipcc_score() for the efficiency capability.
+ *
+ * Return: the score on the 0..%IPCC_SCORE_SCALE scale, or
+ * %IPCC_SCORE_NEUTRAL.
+ */
+int sched_ipcc_eff(int cpu, int class);
+
+/**
+ * sched_ipcc_task_gain() - performance gain of moving a task
+ * @p:       the task
+ * @src_cpu: the CPU it would leave
+ * @dst_cpu: the CPU it would move to
+ *
+ * Return: score(@dst_cpu) - score(@src_cpu) for @p's class, in
+ * normalised units (-%IPCC_SCORE_SCALE..%IPCC_SCORE_SCALE); positive when
+ * @p runs better on @dst_cpu. 0 when @p is unclassified or either CPU has
+ * no score for the class.
+ */
+int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu);
+
+/**
+ * sched_ipcc_stat_inc() - bump a debugfs ``stats`` counter
+ * @stat: the counter
+ *
+ * Per-CPU counter, summed when the file is read.
+ *
+ * Context: any.
+ */
+void sched_ipcc_stat_inc(enum ipcc_stat stat);
+
+/**
+ * sched_ipcc_account_balance() - record a class-driven balancing decision
+ * @kind:    what was decided, one of the balancing &enum ipcc_stat values
+ * @p:       the task the decision is about
+ * @src_cpu: the CPU @p leaves (or would leave)
+ * @dst_cpu: the CPU @p goes to (or would go to)
+ * @gain:    the gain that drove the decision
+ *
+ * Bumps the @kind counter and emits the ``sched_ipcc_balance``
+ * tracepoint.
+ *
+ * Context: any.
+ */
+void sched_ipcc_account_balance(enum ipcc_stat kind, struct task_struct *p,
+				int src_cpu, int dst_cpu, int gain);
+
+/**
+ * sched_ipcc_debugfs_init() - create the ``ipcc`` debugfs directory
+ * @parent: the scheduler's debugfs directory
+ *
+ * Called once from sched_init_debug().
+ */
+void sched_ipcc_debugfs_init(struct dentry *parent);
+
+/**
+ * sched_ipcc_proc_show() - print a task's IPCC state in /proc/PID/sched
+ * @p: the task
+ * @m: the seq_file of /proc/PID/sched
+ *
+ * Prints ``ipcc.class`` (-1 when unclassified) and ``ipcc.overridden``
+ * (0 or 1) in the format of the other fields.
+ */
+void sched_ipcc_proc_show(struct task_struct *p, struct seq_file *m);
+
+/**
+ * __sched_ipcc_fork() - out-of-line part of sched_ipcc_fork()
+ * @p: the child
+ */
+void __sched_ipcc_fork(struct task_struct *p);
+
+/**
+ * __sched_ipcc_exec() - out-of-line part of sched_ipcc_exec()
+ * @p: current
+ */
+void __sched_ipcc_exec(struct task_struct *p);
+
+/**
+ * __sched_ipcc_tick() - out-of-line part of sched_ipcc_tick()
+ * @rq:   this CPU's runqueue, locked
+ * @curr: the task running on it
+ */
+void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr);
+
+/**
+ * sched_ipcc_fork() - set up the IPCC state of a new task
+ * @p: the child, not yet visible to anyone
+ *
+ * The child starts unclassified and not overridden. Called from
+ * sched_fork().
+ */
+static inline void sched_ipcc_fork(struct task_struct *p)
+{
+	if (static_branch_unlikely(&sched_ipcc_key))
+		__sched_ipcc_fork(p);
+}
+
+/**
+ * sched_ipcc_exec() - reset the IPCC state of a task that exec'd
+ * @p: current, after a successful exec
+ *
+ * The task becomes unclassified unless it is overridden. Called from
+ * bprm_execve().
+ */
+static inline void sched_ipcc_exec(struct task_struct *p)
+{
+	if (static_branch_unlikely(&sched_ipcc_key))
+		__sched_ipcc_exec(p);
+}
+
+/**
+ * sched_ipcc_tick() - feed one tick's class reading into the debounce
+ * @rq:   this CPU's runqueue, locked
+ * @curr: the task running on it
+ *
+ * Reads @curr's class with arch_ipcc_read_class() when the tick
+ * interrupted user mode of a fair-class user task, and changes its class
+ * once the debounce accepts a new one. Called from sched_tick().
+ */
+static inline void sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
+{
+	if (static_branch_unlikely(&sched_ipcc_key))
+		__sched_ipcc_tick(rq, curr);
+}
+
+#else /* !CONFIG_SCHED_IPCC */
+
+static inline void sched_ipcc_scores_changed(void) { }
+static inline void sched_ipcc_arch_ready(void) { }
+static inline bool sched_ipcc_enabled(void) { return false; }
+static inline int sched_ipcc_mode(void) { return IPCC_MODE_OFF; }
+static inline unsigned int sched_ipcc_nr_classes(void) { return 0; }
+
+static inline int sched_ipcc_task_class(const struct task_struct *p)
+{
+	return -1;
+}
+
+static inline int sched_ipcc_score(int cpu, int class)
+{
+	return IPCC_SCORE_NEUTRAL;
+}
+
+static inline int sched_ipcc_eff(int cpu, int class)
+{
+	return IPCC_SCORE_NEUTRAL;
+}
+
+static inline int sched_ipcc_task_gain(struct task_struct *p, int src_cpu,
+				       int dst_cpu)
+{
+	return 0;
+}
+
+static inline void sched_ipcc_stat_inc(enum ipcc_stat stat) { }
+
+static inline void sched_ipcc_account_balance(enum ipcc_stat kind,
+					      struct task_struct *p,
+					      int src_cpu, int dst_cpu,
+					      int gain) { }
+
+static inline void sched_ipcc_debugfs_init(struct dentry *parent) { }
+
+static inline void sched_ipcc_proc_show(struct task_struct *p,
+					struct seq_file *m) { }
+
+static inline void sched_ipcc_fork(struct task_struct *p) { }
+static inline void sched_ipcc_exec(struct task_struct *p) { }
+
+static inline void sched_ipcc_tick(struct rq *rq,
+				   struct task_struct *curr) { }
+
+#endif /* CONFIG_SCHED_IPCC */
+
+#endif /* _LINUX_SCHED_IPCC_H */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_SCHED_IPCC_TYPES_H
+#define _LINUX_SCHED_IPCC_TYPES_H
+
+/*
+ * Per-task state of IPC classes (IPCC). Kept apart from
+ * <linux/sched/ipcc.h> so that <linux/sched.h> only pulls in this
+ * dependency-free definition.
+ */
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+/**
+ * define IPCC_CLASS_NONE - class value of an unclassified task
+ *
+ * Distinct from class 0, which is a real hardware class. Unclassified
+ * tasks are neutral in every class-aware decision.
+ */
+#define IPCC_CLASS_NONE		0xff
+
+/**
+ * define IPCC_TASK_OVERRIDDEN - flags bit of a task whose class is pinned
+ *
+ * Set and cleared only through the debugfs ``override`` file. While set,
+ * the hardware class source never changes the task's class.
+ */
+#define IPCC_TASK_OVERRIDDEN	BIT(0)
+
+/**
+ * struct sched_ipcc_task - IPC class state of one task
+ * @class: current class, 0-based, or %IPCC_CLASS_NONE when unclassified.
+ * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
+ * @cnt:   number of consecutive user ticks of the task that read @cand.
+ * @flags: %IPCC_TASK_OVERRIDDEN.
+ * @emu_class: the value an emulated class register reports while this task
+ *         runs (%IPCC_CLASS_NONE: no valid class). Owned by an emulating
+ *         arch backend (CONFIG_X86_IPCC_EMULATION), never touched by the
+ *         core; copied to the child at fork and kept across exec, so that
+ *         a shell can give everything it starts a known class.
+ *
+ * Five bytes, embedded in &struct task_struct as ``ipcc``.
+ *
+ * Lifecycle:
+ *
+ * - fork: the child starts unclassified (@class = %IPCC_CLASS_NONE, no
+ *   candidate) and is never overridden: an override is not inherited.
+ * - exec: the task goes back to unclassified and debounces afresh, unless
+ *   it is overridden; an override survives exec (only the candidate is
+ *   dropped).
+ * - kernel threads: always unclassified; their class is never read and
+ *   they cannot be overridden.
+ *
+ * While IPCC is switched off nothing updates this state; switching it on
+ * or off resets every task to unclassified and drops all overrides.
+ *
+ * Writers hold the task's runqueue lock (the tick runs with it held,
+ * exec and overrides take task_rq_lock()); fork writes the child before
+ * it is visible. Readers may read @class and @flags locklessly with
+ * READ_ONCE().
+ */
+struct sched_ipcc_task {
+	u8	class;
+	u8	cand;
+	u8	cnt;
+	u8	flags;
+	u8	emu_class;
+};
+
+/**
+ * define SCHED_IPCC_TASK_INIT - initialiser of an unclassified task's state
+ */
+#define SCHED_IPCC_TASK_INIT {			\
+	.class	= IPCC_CLASS_NONE,		\
+	.cand	= IPCC_CLASS_NONE,		\
+	.cnt	= 0,				\
+	.flags	= 0,				\
+	.emu_class = IPCC_CLASS_NONE,		\
+}
+
+#endif /* _LINUX_SCHED_IPCC_TYPES_H */

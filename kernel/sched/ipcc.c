@@ -1,0 +1,800 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPC classes (IPCC): hardware task classes for hybrid CPUs.
+ *
+ * Hybrid CPUs can classify the instruction mix of the running thread
+ * (Intel Thread Director, AMD workload classification) and publish, per
+ * CPU and per class, how well that CPU runs it (performance and energy
+ * efficiency scores). This file is the scheduler core of that feature:
+ *
+ * - it debounces the class read on user ticks into a per-task class
+ *   (fork, exec and override rules in <linux/sched/ipcc_types.h>);
+ * - it caches the arch's scores, normalised to SCHED_CAPACITY_SCALE, and
+ *   answers score and gain queries for the load balancer;
+ * - it owns the mode, the static key and the counters.
+ *
+ * The user interfaces (sysctl, debugfs, /proc) live in ipcc_debug.c. The
+ * decisions are pure functions of their arguments, unit tested by
+ * tests/ipcc-kunit.h, which is included at the end of this file.
+ *
+ * Locking:
+ *
+ * ipcc_mutex   Serialises every writer of the global state: the mode
+ *              (sysctl_sched_ipcc), sched_ipcc_key, the class counts, the
+ *              score table pointer, the debounce length and overrides.
+ *              Taken by the sysctl and debugfs writers, the rebuild work
+ *              item and sched_ipcc_arch_ready(); may sleep.
+ * rq->lock     The lock of the task's runqueue serialises writers of a
+ *              task's struct sched_ipcc_task: the tick holds it; exec and
+ *              override writes take task_rq_lock(). sched_fork() writes
+ *              a child that nobody else can see yet.
+ * RCU          Protects the score table. Readers use rcu_read_lock()
+ *              (nested inside the load balancer's); the writer publishes
+ *              a new table with rcu_assign_pointer() under ipcc_mutex and
+ *              frees the old one with kvfree_rcu().
+ * (none)       Lockless readers of a task's class and flags use READ_ONCE()
+ *              and may act on a value one tick old. Counters are per-CPU
+ *              and summed on read.
+ *
+ * Lock order: ipcc_mutex -> cpus_read_lock (static key switching);
+ *             ipcc_mutex -> RCU -> p->pi_lock -> rq->lock (task walks,
+ *             overrides).
+ *
+ * Switching on and off: while sched_ipcc_key is off no hook runs, so no
+ * task state is maintained and forks copy their parent's state. Every
+ * switch therefore resets all tasks to unclassified and drops all
+ * overrides (on: before the key goes on; off: after it went off), and
+ * overrides can only be set while the key is on. A fork that races a
+ * switch off may leave the child of an overridden task showing the
+ * override while IPCC is off; the next switch on clears it before any
+ * decision can use it.
+ */
+#include <linux/ctype.h>
+#include <linux/kstrtox.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include <linux/mmu_context.h>
+
+#include <asm/irq_regs.h>
+
+#include "sched.h"
+#include "ipcc.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/ipcc.h>
+
+DEFINE_STATIC_KEY_FALSE(sched_ipcc_key);
+
+/*
+ * The default mode is a constant, independent of Kconfig: building
+ * CONFIG_SCHED_IPCC in means "use the classes when the hardware has
+ * them". The key still only goes on once the arch reports classes.
+ */
+int sysctl_sched_ipcc __read_mostly = IPCC_MODE_FULL;
+
+static DEFINE_MUTEX(ipcc_mutex);
+
+/* arch_ipcc_nr_classes() as last read, and the same capped. */
+static unsigned int ipcc_arch_nr __read_mostly;
+static unsigned int ipcc_nr __read_mostly;
+
+static unsigned int ipcc_debounce_ticks __read_mostly =
+	IPCC_DEBOUNCE_TICKS_DEFAULT;
+
+/* Normalised scores of one (CPU, class) pair. */
+struct ipcc_cell {
+	u16	perf;
+	u16	eff;
+};
+
+/* Cell value of a pair the arch has no scores for. */
+#define IPCC_CELL_UNKNOWN	U16_MAX
+
+/*
+ * The score cache: cells[cpu * nr_classes + class]. Immutable once
+ * published; replaced as a whole.
+ */
+struct ipcc_score_table {
+	struct rcu_head		rcu;
+	unsigned int		nr_classes;
+	unsigned int		nr_cpus;
+	unsigned int		nr_cells;
+	struct ipcc_cell	cells[] __counted_by(nr_cells);
+};
+
+static struct ipcc_score_table __rcu *ipcc_table;
+
+struct ipcc_stats {
+	unsigned long	cnt[IPCC_STAT_NR];
+};
+
+static DEFINE_PER_CPU(struct ipcc_stats, ipcc_stats);
+
+/*
+ * Generic arch hooks: no classes, so IPCC can never be switched on.
+ */
+unsigned int __weak arch_ipcc_nr_classes(void)
+{
+	return 0;
+}
+
+int __weak arch_ipcc_read_class(struct task_struct *curr)
+{
+	return -EOPNOTSUPP;
+}
+
+int __weak arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf,
+				u8 *eff)
+{
+	return -ENODATA;
+}
+
+/*
+ * Pure helpers: per-task state transitions.
+ */
+
+static int ipcc_class_to_int(u8 class)
+{
+	return class == IPCC_CLASS_NONE ? -1 : class;
+}
+
+static void ipcc_cand_reset(struct sched_ipcc_task *st)
+{
+	st->cand = IPCC_CLASS_NONE;
+	st->cnt = 0;
+}
+
+/* Unclassified, not overridden, no candidate: a new task. */
+static void ipcc_task_init(struct sched_ipcc_task *st)
+{
+	WRITE_ONCE(st->class, IPCC_CLASS_NONE);
+	WRITE_ONCE(st->flags, 0);
+	ipcc_cand_reset(st);
+}
+
+/* exec: start afresh, but an override survives. */
+static void ipcc_task_exec(struct sched_ipcc_task *st)
+{
+	if (st->flags & IPCC_TASK_OVERRIDDEN)
+		ipcc_cand_reset(st);
+	else
+		ipcc_task_init(st);
+}
+
+static void ipcc_task_pin(struct sched_ipcc_task *st, u8 class)
+{
+	WRITE_ONCE(st->class, class);
+	WRITE_ONCE(st->flags, st->flags | IPCC_TASK_OVERRIDDEN);
+	ipcc_cand_reset(st);
+}
+
+/**
+ * ipcc_debounce() - feed one class reading into a task's debounce
+ * @st:   the task's state
+ * @read: the reading: a class, %IPCC_CLASS_NONE or any value of at least
+ *        %IPCC_MAX_CLASSES for "a class the core does not track", or a
+ *        negative errno when the hardware had no valid class
+ * @k:    number of consecutive identical readings needed, at least 1
+ *
+ * A different class becomes the task's class once it was read on @k
+ * consecutive ticks. Reading the current class drops the candidate. An
+ * invalid reading neither counts nor keeps the candidate: the run of
+ * agreeing readings must be uninterrupted, so that a phase the hardware
+ * could not classify (e.g. just after its history was reset) never
+ * completes a change. An overridden task is never changed.
+ *
+ * Return: true when the task's class changed.
+ */
+static bool ipcc_debounce(struct sched_ipcc_task *st, int read, unsigned int k)
+{
+	if (st->flags & IPCC_TASK_OVERRIDDEN)
+		return false;
+
+	if (read < 0) {
+		ipcc_cand_reset(st);
+		return false;
+	}
+
+	if (read >= IPCC_MAX_CLASSES)
+		read = IPCC_CLASS_NONE;
+
+	if (read == st->class) {
+		ipcc_cand_reset(st);
+		return false;
+	}
+
+	if (!st->cnt || read != st->cand) {
+		st->cand = read;
+		st->cnt = 0;
+	}
+	if (st->cnt < U8_MAX)
+		st->cnt++;
+	if (st->cnt < k)
+		return false;
+
+	WRITE_ONCE(st->class, read);
+	ipcc_cand_reset(st);
+	return true;
+}
+
+/*
+ * Pure helpers: scores.
+ */
+
+/* Raw hardware score (0..255) to the common 0..1024 scale, rounded. */
+static u16 ipcc_norm_score(u8 raw)
+{
+	return DIV_ROUND_CLOSEST((unsigned int)raw * IPCC_SCORE_SCALE,
+				 IPCC_RAW_SCORE_MAX);
+}
+
+/* A normalised cell value, or -1 when there is none. */
+static int ipcc_table_cell(const struct ipcc_score_table *t, int cpu,
+			   int class, bool eff)
+{
+	const struct ipcc_cell *c;
+	u16 v;
+
+	if (!t || class < 0 || (unsigned int)class >= t->nr_classes ||
+	    cpu < 0 || (unsigned int)cpu >= t->nr_cpus)
+		return -1;
+
+	c = &t->cells[(unsigned int)cpu * t->nr_classes + class];
+	v = eff ? c->eff : c->perf;
+
+	return v == IPCC_CELL_UNKNOWN ? -1 : v;
+}
+
+static int ipcc_table_score(const struct ipcc_score_table *t, int cpu,
+			    int class, bool eff)
+{
+	int v = ipcc_table_cell(t, cpu, class, eff);
+
+	return v < 0 ? IPCC_SCORE_NEUTRAL : v;
+}
+
+static int ipcc_table_gain(const struct ipcc_score_table *t, int class,
+			   int src_cpu, int dst_cpu)
+{
+	int src = ipcc_table_cell(t, src_cpu, class, false);
+	int dst = ipcc_table_cell(t, dst_cpu, class, false);
+
+	if (src < 0 || dst < 0)
+		return 0;
+
+	return ipcc_gain(dst, src);
+}
+
+/*
+ * Pure helpers: parsing of knob writes.
+ */
+
+static bool ipcc_all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+
+	for (; *s; s++) {
+		if (!isdigit(*s))
+			return false;
+	}
+
+	return true;
+}
+
+/*
+ * Copy a knob write into @tmp (IPCC_KNOB_MAX_LEN + 1 bytes), drop one
+ * trailing newline and refuse empty, overlong and NUL-containing input.
+ */
+static int ipcc_copy_knob(char *tmp, const char *buf, size_t len)
+{
+	if (!len || len > IPCC_KNOB_MAX_LEN)
+		return -EINVAL;
+
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	if (tmp[len - 1] == '\n')
+		tmp[--len] = '\0';
+
+	if (!len || strlen(tmp) != len)
+		return -EINVAL;
+
+	return 0;
+}
+
+/**
+ * ipcc_parse_uint() - strictly parse a decimal knob value
+ * @buf: the bytes written, not necessarily NUL-terminated
+ * @len: their number
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @val: where the value is stored on success
+ *
+ * Accepts decimal digits only, optionally followed by one newline: no
+ * sign, no base prefix, no blanks, a single value, at most
+ * %IPCC_KNOB_MAX_LEN bytes.
+ *
+ * Return: 0 on success; -EINVAL otherwise, with @val untouched.
+ */
+int ipcc_parse_uint(const char *buf, size_t len, unsigned int min,
+		    unsigned int max, unsigned int *val)
+{
+	char tmp[IPCC_KNOB_MAX_LEN + 1];
+	unsigned int v;
+
+	if (ipcc_copy_knob(tmp, buf, len) || !ipcc_all_digits(tmp))
+		return -EINVAL;
+
+	if (kstrtouint(tmp, 10, &v) || v < min || v > max)
+		return -EINVAL;
+
+	*val = v;
+	return 0;
+}
+
+/**
+ * ipcc_parse_debounce() - parse a write to the ``debounce_ticks`` knob
+ * @buf:   the bytes written
+ * @len:   their number
+ * @ticks: where the value is stored on success
+ *
+ * Return: 0 for a decimal value in 1..255; -EINVAL otherwise, with
+ * @ticks untouched.
+ */
+int ipcc_parse_debounce(const char *buf, size_t len, unsigned int *ticks)
+{
+	return ipcc_parse_uint(buf, len, 1, U8_MAX, ticks);
+}
+
+/**
+ * ipcc_parse_override() - parse a write to the ``override`` knob
+ * @buf:        the bytes written
+ * @len:        their number
+ * @nr_classes: number of valid classes
+ * @pid:        where the PID is stored on success
+ * @class:      where the class, or -1 for "clear", is stored on success
+ *
+ * The format is ``PID CLASS``: a decimal PID above 0, blanks (spaces or
+ * tabs), then either a decimal class below @nr_classes (and below
+ * %IPCC_MAX_CLASSES) or exactly ``-1``; optionally one trailing newline;
+ * at most %IPCC_KNOB_MAX_LEN bytes. Signs other than the ``-`` of
+ * ``-1``, base prefixes, extra fields and values that overflow are
+ * rejected.
+ *
+ * Return: 0 on success; -EINVAL otherwise, with @pid and @class
+ * untouched.
+ */
+int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
+			pid_t *pid, int *class)
+{
+	char tmp[IPCC_KNOB_MAX_LEN + 1];
+	char *pid_str, *class_str;
+	unsigned int p, c;
+
+	if (ipcc_copy_knob(tmp, buf, len))
+		return -EINVAL;
+
+	class_str = tmp;
+	pid_str = strsep(&class_str, " \t");
+	if (!class_str)
+		return -EINVAL;
+	while (*class_str == ' ' || *class_str == '\t')
+		class_str++;
+
+	if (!ipcc_all_digits(pid_str) || kstrtouint(pid_str, 10, &p) ||
+	    !p || p > INT_MAX)
+		return -EINVAL;
+
+	if (!strcmp(class_str, "-1")) {
+		*pid = p;
+		*class = -1;
+		return 0;
+	}
+
+	if (!ipcc_all_digits(class_str) || kstrtouint(class_str, 10, &c) ||
+	    c >= nr_classes || c >= IPCC_MAX_CLASSES)
+		return -EINVAL;
+
+	*pid = p;
+	*class = c;
+	return 0;
+}
+
+/*
+ * Score cache.
+ */
+
+static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes)
+{
+	unsigned int nr_cells = nr_cpu_ids * nr_classes;
+	struct ipcc_score_table *t;
+	unsigned int class;
+	int cpu;
+
+	t = kvzalloc(struct_size(t, cells, nr_cells), GFP_KERNEL);
+	if (!t)
+		return NULL;
+
+	t->nr_cells = nr_cells;
+	t->nr_classes = nr_classes;
+	t->nr_cpus = nr_cpu_ids;
+	memset(t->cells, 0xff, flex_array_size(t, cells, nr_cells));
+
+	for_each_possible_cpu(cpu) {
+		for (class = 0; class < nr_classes; class++) {
+			struct ipcc_cell *c = &t->cells[cpu * nr_classes + class];
+			u8 perf, eff;
+
+			if (arch_ipcc_get_scores(cpu, class, &perf, &eff))
+				continue;
+
+			c->perf = ipcc_norm_score(perf);
+			c->eff = ipcc_norm_score(eff);
+		}
+	}
+
+	return t;
+}
+
+/* Reset every task's state; see "Switching on and off" above. */
+static void ipcc_reset_all_tasks(void)
+{
+	struct task_struct *g, *p;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	lockdep_assert_held(&ipcc_mutex);
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		rq = task_rq_lock(p, &rf);
+		ipcc_task_init(&p->ipcc);
+		task_rq_unlock(rq, p, &rf);
+	}
+	rcu_read_unlock();
+}
+
+static void ipcc_set_key_locked(bool on)
+{
+	lockdep_assert_held(&ipcc_mutex);
+
+	if (on == static_key_enabled(&sched_ipcc_key))
+		return;
+
+	if (on) {
+		ipcc_reset_all_tasks();
+		static_branch_enable(&sched_ipcc_key);
+	} else {
+		static_branch_disable(&sched_ipcc_key);
+		ipcc_reset_all_tasks();
+	}
+}
+
+/*
+ * Read the class count and all scores again, publish them and switch the
+ * key to match. On allocation failure the previous scores stay in use.
+ */
+static void ipcc_update_locked(void)
+{
+	struct ipcc_score_table *old, *new = NULL;
+	unsigned int arch_nr, nr;
+
+	lockdep_assert_held(&ipcc_mutex);
+
+	arch_nr = arch_ipcc_nr_classes();
+	nr = min_t(unsigned int, arch_nr, IPCC_MAX_CLASSES);
+
+	old = rcu_dereference_protected(ipcc_table,
+					lockdep_is_held(&ipcc_mutex));
+	if (nr) {
+		new = ipcc_build_table(nr);
+		if (!new) {
+			pr_warn_once("sched/ipcc: no memory for the score cache\n");
+			new = old;
+		}
+	}
+
+	if (new != old) {
+		rcu_assign_pointer(ipcc_table, new);
+		if (old)
+			kvfree_rcu(old, rcu);
+	}
+
+	WRITE_ONCE(ipcc_arch_nr, arch_nr);
+	WRITE_ONCE(ipcc_nr, nr);
+
+	ipcc_set_key_locked(READ_ONCE(sysctl_sched_ipcc) != IPCC_MODE_OFF &&
+			    nr && new);
+}
+
+static void ipcc_update_workfn(struct work_struct *work)
+{
+	mutex_lock(&ipcc_mutex);
+	ipcc_update_locked();
+	mutex_unlock(&ipcc_mutex);
+}
+
+static DECLARE_WORK(ipcc_update_work, ipcc_update_workfn);
+
+void sched_ipcc_scores_changed(void)
+{
+	schedule_work(&ipcc_update_work);
+}
+
+void sched_ipcc_arch_ready(void)
+{
+	mutex_lock(&ipcc_mutex);
+	ipcc_update_locked();
+	mutex_unlock(&ipcc_mutex);
+}
+
+unsigned int sched_ipcc_nr_classes(void)
+{
+	return READ_ONCE(ipcc_nr);
+}
+
+int sched_ipcc_task_class(const struct task_struct *p)
+{
+	return ipcc_class_to_int(READ_ONCE(p->ipcc.class));
+}
+
+int sched_ipcc_score(int cpu, int class)
+{
+	guard(rcu)();
+	return ipcc_table_score(rcu_dereference(ipcc_table), cpu, class, false);
+}
+
+int sched_ipcc_eff(int cpu, int class)
+{
+	guard(rcu)();
+	return ipcc_table_score(rcu_dereference(ipcc_table), cpu, class, true);
+}
+
+int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu)
+{
+	int class = sched_ipcc_task_class(p);
+
+	if (class < 0)
+		return 0;
+
+	guard(rcu)();
+	return ipcc_table_gain(rcu_dereference(ipcc_table), class, src_cpu,
+			       dst_cpu);
+}
+
+/*
+ * Counters.
+ */
+
+void sched_ipcc_stat_inc(enum ipcc_stat stat)
+{
+	if (WARN_ON_ONCE((unsigned int)stat >= IPCC_STAT_NR))
+		return;
+
+	this_cpu_inc(ipcc_stats.cnt[stat]);
+}
+
+/**
+ * ipcc_stat_read() - sum of one counter over all CPUs
+ * @stat: the counter
+ *
+ * Return: the sum; 0 for an invalid @stat.
+ */
+u64 ipcc_stat_read(enum ipcc_stat stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	if ((unsigned int)stat >= IPCC_STAT_NR)
+		return 0;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(&ipcc_stats, cpu)->cnt[stat];
+
+	return sum;
+}
+
+void sched_ipcc_account_balance(enum ipcc_stat kind, struct task_struct *p,
+				int src_cpu, int dst_cpu, int gain)
+{
+	sched_ipcc_stat_inc(kind);
+	trace_sched_ipcc_balance(src_cpu, dst_cpu, task_pid_nr(p),
+				 sched_ipcc_task_class(p), gain, kind);
+}
+
+/*
+ * Hooks.
+ */
+
+void __sched_ipcc_fork(struct task_struct *p)
+{
+	ipcc_task_init(&p->ipcc);
+}
+
+void __sched_ipcc_exec(struct task_struct *p)
+{
+	struct rq_flags rf;
+	struct rq *rq;
+
+	rq = task_rq_lock(p, &rf);
+	ipcc_task_exec(&p->ipcc);
+	task_rq_unlock(rq, p, &rf);
+}
+
+void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
+{
+	struct sched_ipcc_task *st = &curr->ipcc;
+	struct pt_regs *regs = get_irq_regs();
+	u8 old = st->class;
+	int read;
+
+	lockdep_assert_rq_held(rq);
+
+	if (!regs || !user_mode(regs))
+		return;
+	if (curr->sched_class != &fair_sched_class ||
+	    (curr->flags & PF_KTHREAD))
+		return;
+	if (st->flags & IPCC_TASK_OVERRIDDEN)
+		return;
+
+	read = arch_ipcc_read_class(curr);
+	if (read >= (int)READ_ONCE(ipcc_arch_nr))
+		read = -ERANGE;
+
+	if (!ipcc_debounce(st, read, READ_ONCE(ipcc_debounce_ticks)))
+		return;
+
+	sched_ipcc_stat_inc(IPCC_STAT_CLASS_CHANGES);
+	trace_sched_ipcc_class_change(task_pid_nr(curr), ipcc_class_to_int(old),
+				      ipcc_class_to_int(st->class));
+}
+
+/*
+ * Knobs, called by ipcc_debug.c.
+ */
+
+/**
+ * ipcc_set_mode() - set ``kernel.sched_ipcc``
+ * @mode: an &enum sched_ipcc_mode
+ *
+ * Also reads the arch's classes and scores again and switches
+ * sched_ipcc_key to match.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -EINVAL for an invalid @mode (nothing changed).
+ */
+int ipcc_set_mode(int mode)
+{
+	if (mode < IPCC_MODE_OFF || mode > IPCC_MODE_FULL)
+		return -EINVAL;
+
+	mutex_lock(&ipcc_mutex);
+	WRITE_ONCE(sysctl_sched_ipcc, mode);
+	ipcc_update_locked();
+	mutex_unlock(&ipcc_mutex);
+
+	return 0;
+}
+
+/**
+ * ipcc_get_debounce_ticks() - the debounce length
+ *
+ * Return: the number of consecutive ticks a new class must be read on.
+ */
+unsigned int ipcc_get_debounce_ticks(void)
+{
+	return READ_ONCE(ipcc_debounce_ticks);
+}
+
+/**
+ * ipcc_set_debounce_ticks() - set the debounce length
+ * @ticks: 1..255
+ *
+ * Candidates being debounced keep their count.
+ *
+ * Return: 0, or -EINVAL when @ticks is out of range (nothing changed).
+ */
+int ipcc_set_debounce_ticks(unsigned int ticks)
+{
+	if (!ticks || ticks > U8_MAX)
+		return -EINVAL;
+
+	mutex_lock(&ipcc_mutex);
+	WRITE_ONCE(ipcc_debounce_ticks, ticks);
+	mutex_unlock(&ipcc_mutex);
+
+	return 0;
+}
+
+/**
+ * ipcc_set_override() - pin or unpin a task's class
+ * @pid:   the task, in the caller's PID namespace
+ * @class: the class to pin, or -1 to unpin
+ *
+ * A pinned task keeps @class until unpinned, across exec; the hardware
+ * class source cannot change it. Unpinning makes the task unclassified;
+ * it then debounces afresh. Unpinning a task that is not pinned does
+ * nothing.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 on success; -ESRCH when there is no task @pid; -EINVAL for a
+ * kernel thread or a class that is not below sched_ipcc_nr_classes();
+ * -EBUSY when pinning while IPCC is off. Nothing changes on error.
+ */
+int ipcc_set_override(pid_t pid, int class)
+{
+	struct task_struct *p;
+	struct rq_flags rf;
+	bool changed = false;
+	int old = -1, ret = 0;
+	struct rq *rq;
+
+	if (pid <= 0 || class < -1 || class >= IPCC_MAX_CLASSES)
+		return -EINVAL;
+
+	mutex_lock(&ipcc_mutex);
+
+	p = find_get_task_by_vpid(pid);
+	if (!p) {
+		ret = -ESRCH;
+		goto unlock;
+	}
+
+	if (p->flags & PF_KTHREAD) {
+		ret = -EINVAL;
+		goto put;
+	}
+
+	if (class >= 0) {
+		if ((unsigned int)class >= ipcc_nr) {
+			ret = -EINVAL;
+			goto put;
+		}
+		if (!static_key_enabled(&sched_ipcc_key)) {
+			ret = -EBUSY;
+			goto put;
+		}
+	}
+
+	rq = task_rq_lock(p, &rf);
+	old = ipcc_class_to_int(p->ipcc.class);
+	if (class >= 0) {
+		ipcc_task_pin(&p->ipcc, class);
+		changed = true;
+	} else if (p->ipcc.flags & IPCC_TASK_OVERRIDDEN) {
+		ipcc_task_init(&p->ipcc);
+		changed = true;
+	}
+	task_rq_unlock(rq, p, &rf);
+
+	if (changed)
+		trace_sched_ipcc_class_change(task_pid_nr(p), old, class);
+put:
+	put_task_struct(p);
+unlock:
+	mutex_unlock(&ipcc_mutex);
+	return ret;
+}
+
+static int __init sched_ipcc_init(void)
+{
+	BUILD_BUG_ON(IPCC_SCORE_SCALE != SCHED_CAPACITY_SCALE);
+	BUILD_BUG_ON(IPCC_MAX_CLASSES > IPCC_CLASS_NONE);
+	BUILD_BUG_ON(IPCC_DEBOUNCE_TICKS_DEFAULT < 1 ||
+		     IPCC_DEBOUNCE_TICKS_DEFAULT > U8_MAX);
+
+	mutex_lock(&ipcc_mutex);
+	ipcc_update_locked();
+	mutex_unlock(&ipcc_mutex);
+
+	return 0;
+}
+late_initcall(sched_ipcc_init);
+
+#ifdef CONFIG_SCHED_IPCC_KUNIT_TEST
+#include "tests/ipcc-kunit.h"
+#endif

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPC classes: user interfaces.
+ *
+ * - sysctl kernel.sched_ipcc: 0 off, 1 tie-break only, 2 full.
+ * - debugfs sched/ipcc/: scores, debounce_ticks, stats, override.
+ * - the ipcc.* lines of /proc/PID/sched.
+ *
+ * All writes go through the strict parsers and the setters of ipcc.c,
+ * which serialise on its mutex; invalid input changes nothing.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/sysctl.h>
+#include <linux/uaccess.h>
+
+#include "ipcc.h"
+
+#ifdef CONFIG_SYSCTL
+/*
+ * proc_dointvec_minmax() parses with base 0 (so "0x1" is 1), skips
+ * leading blanks and ignores a second value, and an empty write succeeds;
+ * check the syntax strictly first so that all of these fail with -EINVAL.
+ */
+static int sched_ipcc_sysctl_handler(const struct ctl_table *table, int write,
+				     void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct ctl_table t;
+	unsigned int val;
+	int mode, ret;
+
+	if (write) {
+		if (!capable(CAP_SYS_ADMIN))
+			return -EPERM;
+		if (*ppos)
+			return -EINVAL;
+		ret = ipcc_parse_uint(buffer, *lenp, *(int *)table->extra1,
+				      *(int *)table->extra2, &val);
+		if (ret)
+			return ret;
+	}
+
+	mode = READ_ONCE(sysctl_sched_ipcc);
+	t = *table;
+	t.data = &mode;
+	ret = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
+	if (ret || !write)
+		return ret;
+
+	return ipcc_set_mode(mode);
+}
+
+static struct ctl_table sched_ipcc_sysctls[] = {
+	{
+		.procname	= "sched_ipcc",
+		.data		= &sysctl_sched_ipcc,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= sched_ipcc_sysctl_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_TWO,
+	},
+};
+
+static int __init sched_ipcc_sysctl_init(void)
+{
+	register_sysctl_init("kernel", sched_ipcc_sysctls);
+	return 0;
+}
+late_initcall(sched_ipcc_sysctl_init);
+#endif /* CONFIG_SYSCTL */
+
+/*
+ * /proc/PID/sched
+ */
+
+void sched_ipcc_proc_show(struct task_struct *p, struct seq_file *m)
+{
+	u8 class = READ_ONCE(p->ipcc.class);
+	u8 flags = READ_ONCE(p->ipcc.flags);
+
+	if (!m)
+		return;
+
+	seq_printf(m, "%-45s:%21lld\n", "ipcc.class",
+		   class == IPCC_CLASS_NONE ? -1LL : (long long)class);
+	seq_printf(m, "%-45s:%21lld\n", "ipcc.overridden",
+		   (flags & IPCC_TASK_OVERRIDDEN) ? 1LL : 0LL);
+}
+
+#ifdef CONFIG_DEBUG_FS
+/*
+ * scores: header "cpu class0 class1 ...", then per online CPU its number
+ * and "perf/eff" per class on the raw hardware scale, as the arch reports
+ * them now ("-/-" when it has none).
+ */
+static int ipcc_scores_show(struct seq_file *m, void *v)
+{
+	unsigned int nr = sched_ipcc_nr_classes();
+	unsigned int class;
+	int cpu;
+
+	seq_puts(m, "cpu");
+	for (class = 0; class < nr; class++)
+		seq_printf(m, " class%u", class);
+	seq_putc(m, '\n');
+
+	for_each_online_cpu(cpu) {
+		seq_printf(m, "%d", cpu);
+		for (class = 0; class < nr; class++) {
+			u8 perf, eff;
+
+			if (arch_ipcc_get_scores(cpu, class, &perf, &eff))
+				seq_puts(m, " -/-");
+			else
+				seq_printf(m, " %u/%u", perf, eff);
+		}
+		seq_putc(m, '\n');
+	}
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ipcc_scores);
+
+static const char * const ipcc_stat_names[IPCC_STAT_NR] = {
+	[IPCC_STAT_CLASS_CHANGES]	= "class_changes",
+	[IPCC_STAT_PULL]		= "pull",
+	[IPCC_STAT_GROUP_TIE]		= "group_tie",
+	[IPCC_STAT_RQ_TIE]		= "rq_tie",
+	[IPCC_STAT_SWAP]		= "swap",
+	[IPCC_STAT_MISFIT]		= "misfit",
+	[IPCC_STAT_NUMA]		= "numa",
+};
+
+static int ipcc_stats_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	for (i = 0; i < IPCC_STAT_NR; i++)
+		seq_printf(m, "%s %llu\n", ipcc_stat_names[i],
+			   (unsigned long long)ipcc_stat_read(i));
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ipcc_stats);
+
+static ssize_t ipcc_debounce_read(struct file *file, char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", ipcc_get_debounce_ticks());
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static ssize_t ipcc_debounce_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	char buf[IPCC_KNOB_MAX_LEN];
+	unsigned int ticks;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!cnt || cnt > sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+
+	ret = ipcc_parse_debounce(buf, cnt, &ticks);
+	if (ret)
+		return ret;
+
+	ret = ipcc_set_debounce_ticks(ticks);
+	if (ret)
+		return ret;
+
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations ipcc_debounce_fops = {
+	.read	= ipcc_debounce_read,
+	.write	= ipcc_debounce_write,
+	.open	= simple_open,
+	.llseek	= default_llseek,
+};
+
+/* override: one "PID CLASS" line per overridden task. */
+static int ipcc_override_show(struct seq_file *m, void *v)
+{
+	struct task_struct *g, *p;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		pid_t pid;
+
+		if (!(READ_ONCE(p->ipcc.flags) & IPCC_TASK_OVERRIDDEN))
+			continue;
+
+		pid = task_pid_vnr(p);
+		if (pid)
+			seq_printf(m, "%d %d\n", pid,
+				   sched_ipcc_task_class(p));
+	}
+	rcu_read_unlock();
+
+	return 0;
+}
+
+static ssize_t ipcc_override_write(struct file *file, const char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	char buf[IPCC_KNOB_MAX_LEN];
+	pid_t pid;
+	int class, ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!cnt || cnt > sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+
+	ret = ipcc_parse_override(buf, cnt, sched_ipcc_nr_classes(), &pid,
+				  &class);
+	if (ret)
+		return ret;
+
+	ret = ipcc_set_override(pid, class);
+	if (ret)
+		return ret;
+
+	*ppos += cnt;
+	return cnt;
+}
+DEFINE_SHOW_STORE_ATTRIBUTE(ipcc_override);
+
+void __init sched_ipcc_debugfs_init(struct dentry *parent)
+{
+	struct dentry *dir;
+
+	dir = debugfs_create_dir("ipcc", parent);
+
+	debugfs_create_file("scores", 0444, dir, NULL, &ipcc_scores_fops);
+	debugfs_create_file("debounce_ticks", 0644, dir, NULL,
+			    &ipcc_debounce_fops);
+	debugfs_create_file("stats", 0444, dir, NULL, &ipcc_stats_fops);
+	debugfs_create_file("override", 0600, dir, NULL, &ipcc_override_fops);
+}
+#else /* !CONFIG_DEBUG_FS */
+void __init sched_ipcc_debugfs_init(struct dentry *parent)
+{
+}
+#endif /* CONFIG_DEBUG_FS */

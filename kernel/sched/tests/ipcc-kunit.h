@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the pure decision functions of kernel/sched/ipcc.c.
+ *
+ * Included at the end of ipcc.c so that its static functions can be
+ * tested; run with:
+ *
+ *   ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched
+ */
+#ifndef _KERNEL_SCHED_IPCC_KUNIT_H
+#define _KERNEL_SCHED_IPCC_KUNIT_H
+
+#include <kunit/test.h>
+
+static void ipcc_test_init_state(struct sched_ipcc_task *st)
+{
+	*st = (struct sched_ipcc_task)SCHED_IPCC_TASK_INIT;
+}
+
+/* Feed @n readings of @read; return how many of them changed the class. */
+static int ipcc_test_feed(struct sched_ipcc_task *st, int read, int n,
+			  unsigned int k)
+{
+	int changes = 0;
+
+	while (n--)
+		changes += ipcc_debounce(st, read, k);
+
+	return changes;
+}
+
+static void ipcc_test_debounce_k1(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 2, 1));
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+
+	/* The same class again is no change. */
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 2, 1));
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 0, 1));
+	KUNIT_EXPECT_EQ(test, st.class, 0);
+
+	/* Class 0 is a real class, distinct from "unclassified". */
+	KUNIT_EXPECT_NE(test, st.class, IPCC_CLASS_NONE);
+}
+
+static void ipcc_test_debounce_k4(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 1, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cand, 1);
+	KUNIT_EXPECT_EQ(test, st.cnt, 3);
+
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 1, 4));
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+
+	/* Exactly k more readings of another class are needed. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 3, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 3, 4));
+	KUNIT_EXPECT_EQ(test, st.class, 3);
+}
+
+static void ipcc_test_debounce_interrupted(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+
+	/* 1 1 1 2: the run of 1s is broken, 2 becomes the candidate. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 1, 3, 4), 0);
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 2, 4));
+	KUNIT_EXPECT_EQ(test, st.cand, 2);
+	KUNIT_EXPECT_EQ(test, st.cnt, 1);
+
+	/* 1 1 1: starts counting again from one. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 1, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cnt, 3);
+
+	/* The fourth consecutive 1 is accepted. */
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 1, 4));
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+
+	/* Alternating readings never settle. */
+	ipcc_test_init_state(&st);
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 1, 2, 2) +
+			      ipcc_test_feed(&st, 2, 1, 2), 1);
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+	ipcc_test_init_state(&st);
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 1, 2));
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 2, 2));
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 1, 2));
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 2, 2));
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+}
+
+static void ipcc_test_debounce_invalid(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+
+	/* Invalid readings alone never classify a task. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, -ENODATA, 10, 1), 0);
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+
+	/* 1 1 1 <invalid> 1: the invalid reading resets the candidate. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 1, 3, 4), 0);
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, -ERANGE, 4));
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 1, 4));
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cnt, 1);
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 1, 3, 4), 1);
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+
+	/* An invalid reading keeps the current class. */
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, -EINVAL, 1));
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+}
+
+static void ipcc_test_debounce_beyond_cap(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 3, 1));
+
+	/* Classes the core does not track debounce to "unclassified". */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, IPCC_MAX_CLASSES, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, st.class, 3);
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, IPCC_MAX_CLASSES + 4, 4));
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+
+	/* ... and once unclassified, more of them change nothing. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, IPCC_MAX_CLASSES, 8, 1), 0);
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+}
+
+static void ipcc_test_debounce_overridden(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+	ipcc_task_pin(&st, 2);
+
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 3, 10, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, -ENODATA, 3, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, IPCC_MAX_CLASSES, 3, 1), 0);
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+	KUNIT_EXPECT_TRUE(test, st.flags & IPCC_TASK_OVERRIDDEN);
+}
+
+static void ipcc_test_debounce_current_resets(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	ipcc_test_init_state(&st);
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 1, 1));
+
+	/* 2 2 2 then the current class 1: the candidate is dropped. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 2, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, st.cnt, 3);
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 1, 4));
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+	KUNIT_EXPECT_EQ(test, st.cand, IPCC_CLASS_NONE);
+
+	/* So 2 needs four fresh readings again. */
+	KUNIT_EXPECT_EQ(test, ipcc_test_feed(&st, 2, 3, 4), 0);
+	KUNIT_EXPECT_EQ(test, st.class, 1);
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 2, 4));
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+}
+
+static void ipcc_test_fork_exec(struct kunit *test)
+{
+	struct sched_ipcc_task st;
+
+	/* exec of a classified task: back to unclassified. */
+	ipcc_test_init_state(&st);
+	KUNIT_EXPECT_TRUE(test, ipcc_debounce(&st, 1, 1));
+	KUNIT_EXPECT_FALSE(test, ipcc_debounce(&st, 2, 4));
+	ipcc_task_exec(&st);
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+	KUNIT_EXPECT_EQ(test, st.flags, 0);
+
+	/* exec of an overridden task: the override survives. */
+	ipcc_task_pin(&st, 3);
+	ipcc_task_exec(&st);
+	KUNIT_EXPECT_EQ(test, st.class, 3);
+	KUNIT_EXPECT_TRUE(test, st.flags & IPCC_TASK_OVERRIDDEN);
+
+	/* fork (a copy of the overridden parent): not inherited. */
+	ipcc_task_init(&st);
+	KUNIT_EXPECT_EQ(test, st.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cand, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, st.cnt, 0);
+	KUNIT_EXPECT_EQ(test, st.flags, 0);
+}
+
+static void ipcc_test_norm_score(struct kunit *test)
+{
+	unsigned int raw;
+
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(255), IPCC_SCORE_SCALE);
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(1), 4);		/* 4.02 */
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(128), 514);	/* 514.01 */
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(127), 510);	/* 509.99 */
+	/* Rounded to nearest, not truncated. */
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(63), 253);	/* 252.99 */
+	KUNIT_EXPECT_EQ(test, ipcc_norm_score(191), 767);	/* 766.99 */
+
+	/* Strictly increasing and within the scale. */
+	for (raw = 1; raw <= IPCC_RAW_SCORE_MAX; raw++) {
+		KUNIT_EXPECT_GT(test, ipcc_norm_score(raw),
+				ipcc_norm_score(raw - 1));
+		KUNIT_EXPECT_LE(test, ipcc_norm_score(raw), IPCC_SCORE_SCALE);
+	}
+}
+
+/* Two CPUs, two classes: CPU 1 is better for class 0, worse for 1. */
+static struct ipcc_score_table *ipcc_test_table(struct kunit *test)
+{
+	struct ipcc_score_table *t;
+
+	t = kunit_kzalloc(test, struct_size(t, cells, 4), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	t->nr_cells = 4;
+	t->nr_classes = 2;
+	t->nr_cpus = 2;
+	t->cells[0] = (struct ipcc_cell){ .perf = 300, .eff = 900 };
+	t->cells[1] = (struct ipcc_cell){ .perf = 600, .eff = 800 };
+	t->cells[2] = (struct ipcc_cell){ .perf = 1000, .eff = 400 };
+	t->cells[3] = (struct ipcc_cell){ .perf = IPCC_CELL_UNKNOWN,
+					  .eff = IPCC_CELL_UNKNOWN };
+
+	return t;
+}
+
+static void ipcc_test_unclassified_neutral(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_table(test);
+	int cpu;
+
+	for (cpu = 0; cpu < 2; cpu++) {
+		KUNIT_EXPECT_EQ(test,
+				ipcc_table_score(t, cpu, IPCC_CLASS_NONE, false),
+				IPCC_SCORE_NEUTRAL);
+		KUNIT_EXPECT_EQ(test,
+				ipcc_table_score(t, cpu, IPCC_CLASS_NONE, true),
+				IPCC_SCORE_NEUTRAL);
+		KUNIT_EXPECT_EQ(test, ipcc_table_score(t, cpu, -1, false),
+				IPCC_SCORE_NEUTRAL);
+		/* A class without scores. */
+		KUNIT_EXPECT_EQ(test, ipcc_table_score(t, cpu, 2, false),
+				IPCC_SCORE_NEUTRAL);
+	}
+
+	/* No gain anywhere for an unclassified task. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, IPCC_CLASS_NONE, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, -1, 1, 0), 0);
+
+	/* Unknown pairs, CPUs and tables are neutral too. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 1, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 1, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 2, 0, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, -1, 0, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(NULL, 0, 0, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(NULL, 0, 0, 1), 0);
+
+	/* Known pairs read back what was stored. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 1, false), 600);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 1, true), 800);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 0, true), 400);
+}
+
+static void ipcc_test_gain_sign(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_table(test);
+
+	KUNIT_EXPECT_GT(test, ipcc_gain(800, 400), 0);
+	KUNIT_EXPECT_LT(test, ipcc_gain(400, 800), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_gain(512, 512), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_gain(IPCC_SCORE_SCALE, 0), IPCC_SCORE_SCALE);
+
+	/* Class 0 gains going to CPU 1 and loses coming back. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 1), 700);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 0), -700);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 1), 0);
+}
+
+static void ipcc_test_parse_override_good(struct kunit *test)
+{
+	pid_t pid = 0;
+	int class = -2;
+
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("123 0", 5, 4, &pid, &class),
+			0);
+	KUNIT_EXPECT_EQ(test, pid, 123);
+	KUNIT_EXPECT_EQ(test, class, 0);
+
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("77 3\n", 5, 4, &pid, &class),
+			0);
+	KUNIT_EXPECT_EQ(test, pid, 77);
+	KUNIT_EXPECT_EQ(test, class, 3);
+
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("9\t 2", 4, 4, &pid, &class),
+			0);
+	KUNIT_EXPECT_EQ(test, pid, 9);
+	KUNIT_EXPECT_EQ(test, class, 2);
+
+	/* Clearing needs no classes at all. */
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("4194304 -1\n", 11, 0, &pid,
+						  &class), 0);
+	KUNIT_EXPECT_EQ(test, pid, 4194304);
+	KUNIT_EXPECT_EQ(test, class, -1);
+
+	/* The longest accepted write: 32 bytes. */
+	KUNIT_EXPECT_EQ(test,
+			ipcc_parse_override("123                            1",
+					    32, 4, &pid, &class), 0);
+	KUNIT_EXPECT_EQ(test, pid, 123);
+	KUNIT_EXPECT_EQ(test, class, 1);
+
+	/* Only as many bytes as given are parsed. */
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("5 1garbage", 3, 4, &pid,
+						  &class), 0);
+	KUNIT_EXPECT_EQ(test, pid, 5);
+	KUNIT_EXPECT_EQ(test, class, 1);
+}
+
+static void ipcc_test_parse_override_bad(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"",
+		"\n",
+		"abc",
+		"123",
+		"123 ",
+		"123\n",
+		" 123 0",
+		"123 0 ",
+		"123 0 1",
+		"123 4",		/* nr_classes is 4 */
+		"123 16",
+		"123 -0",
+		"123 --1",
+		"123 -2",
+		"123 -1 0",
+		"123 +1",
+		"+123 1",
+		"-123 1",
+		"0 1",
+		"123 4294967295",
+		"123 4294967296",
+		"123 0x1",
+		"0x10 1",
+		"2147483648 1",
+		"99999999999999999999 1",
+		"123 1x",
+		"123 1\n\n",
+		"123\n1",
+		/* 33 bytes, valid but for its length */
+		"123                             1",
+	};
+	pid_t pid = 42;
+	int class = 7;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ipcc_parse_override(bad[i], strlen(bad[i]),
+							4, &pid, &class),
+				    -EINVAL, "input \"%s\"", bad[i]);
+		KUNIT_EXPECT_EQ(test, pid, 42);
+		KUNIT_EXPECT_EQ(test, class, 7);
+	}
+
+	/* No class is valid without classes. */
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("123 0", 5, 0, &pid, &class),
+			-EINVAL);
+	/* An embedded NUL. */
+	KUNIT_EXPECT_EQ(test, ipcc_parse_override("123\0 0", 6, 4, &pid,
+						  &class), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pid, 42);
+	KUNIT_EXPECT_EQ(test, class, 7);
+}
+
+static void ipcc_test_parse_debounce(struct kunit *test)
+{
+	static const struct {
+		const char *in;
+		unsigned int out;
+	} good[] = {
+		{ "1", 1 }, { "4", 4 }, { "4\n", 4 }, { "255", 255 },
+		{ "007", 7 },
+		{ "00000000000000000000000000000004", 4 },	/* 32 bytes */
+	};
+	static const char * const bad[] = {
+		"", "\n", "abc", "0", "-1", "-0", "+4", "256", "0x10", "1 2",
+		" 4", "4 ", "4\n\n", "4x", "99999999999999999999",
+		/* 33 bytes, valid but for its length */
+		"000000000000000000000000000000004",
+	};
+	unsigned int i, ticks;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		ticks = 0;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ipcc_parse_debounce(good[i].in,
+							strlen(good[i].in),
+							&ticks),
+				    0, "input \"%s\"", good[i].in);
+		KUNIT_EXPECT_EQ(test, ticks, good[i].out);
+	}
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ticks = 99;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ipcc_parse_debounce(bad[i], strlen(bad[i]),
+							&ticks),
+				    -EINVAL, "input \"%s\"", bad[i]);
+		KUNIT_EXPECT_EQ(test, ticks, 99);
+	}
+}
+
+static void ipcc_test_parse_mode(struct kunit *test)
+{
+	unsigned int mode = 9;
+
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("0", 1, 0, 2, &mode), 0);
+	KUNIT_EXPECT_EQ(test, mode, 0);
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("2\n", 2, 0, 2, &mode), 0);
+	KUNIT_EXPECT_EQ(test, mode, 2);
+
+	mode = 9;
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("3", 1, 0, 2, &mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("-1", 2, 0, 2, &mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("0x1", 3, 0, 2, &mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("1 2", 3, 0, 2, &mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_parse_uint("", 0, 0, 2, &mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mode, 9);
+}
+
+static struct kunit_case ipcc_test_cases[] = {
+	KUNIT_CASE(ipcc_test_debounce_k1),
+	KUNIT_CASE(ipcc_test_debounce_k4),
+	KUNIT_CASE(ipcc_test_debounce_interrupted),
+	KUNIT_CASE(ipcc_test_debounce_invalid),
+	KUNIT_CASE(ipcc_test_debounce_beyond_cap),
+	KUNIT_CASE(ipcc_test_debounce_overridden),
+	KUNIT_CASE(ipcc_test_debounce_current_resets),
+	KUNIT_CASE(ipcc_test_fork_exec),
+	KUNIT_CASE(ipcc_test_norm_score),
+	KUNIT_CASE(ipcc_test_unclassified_neutral),
+	KUNIT_CASE(ipcc_test_gain_sign),
+	KUNIT_CASE(ipcc_test_parse_override_good),
+	KUNIT_CASE(ipcc_test_parse_override_bad),
+	KUNIT_CASE(ipcc_test_parse_debounce),
+	KUNIT_CASE(ipcc_test_parse_mode),
+	{}
+};
+
+static struct kunit_suite ipcc_test_suite = {
+	.name = "sched_ipcc",
+	.test_cases = ipcc_test_cases,
+};
+
+kunit_test_suite(ipcc_test_suite);
+
+#endif /* _KERNEL_SCHED_IPCC_KUNIT_H */

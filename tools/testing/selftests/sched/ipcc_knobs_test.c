@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the IPC class (IPCC) knobs: the kernel.sched_ipcc sysctl and
+ * the files in /sys/kernel/debug/sched/ipcc/.
+ *
+ * Needs root; every test is skipped when the kernel has no
+ * CONFIG_SCHED_IPCC (no /proc/sys/kernel/sched_ipcc). The tests that need
+ * hardware classes are skipped when the scores file shows none. The
+ * previous mode and debounce length are restored after each test.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define SYSCTL_PATH	"/proc/sys/kernel/sched_ipcc"
+#define PID_MAX_PATH	"/proc/sys/kernel/pid_max"
+#define DEBUGFS_MNT	"/sys/kernel/debug"
+#define IPCC_DIR	DEBUGFS_MNT "/sched/ipcc"
+#define SCORES_PATH	IPCC_DIR "/scores"
+#define DEBOUNCE_PATH	IPCC_DIR "/debounce_ticks"
+#define STATS_PATH	IPCC_DIR "/stats"
+#define OVERRIDE_PATH	IPCC_DIR "/override"
+
+/* The kernel's cap on tracked classes (IPCC_MAX_CLASSES). */
+#define MAX_CLASSES	16
+
+/* Longer than the 32 bytes any knob accepts, otherwise a valid number. */
+#define OVERLONG	"0000000000000000000000000000000000000001"
+
+static char big_buf[1 << 16];
+
+/* One write() of @len bytes; 0 on success, else -errno. */
+static int write_knob(const char *path, const char *buf, size_t len)
+{
+	ssize_t ret;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, buf, len);
+	if (ret < 0)
+		err = -errno;
+	else if ((size_t)ret != len)
+		err = -EIO;
+	close(fd);
+
+	return err;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	return write_knob(path, s, strlen(s));
+}
+
+/* Read a whole file into @buf (NUL-terminated); length or -errno. */
+static int read_knob(const char *path, char *buf, size_t size)
+{
+	size_t total = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while (total < size - 1) {
+		n = read(fd, buf + total, size - 1 - total);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		total += n;
+	}
+	buf[total] = '\0';
+	close(fd);
+
+	return total;
+}
+
+static int read_long(const char *path, long *val)
+{
+	char buf[64], *end;
+	int ret;
+
+	ret = read_knob(path, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	errno = 0;
+	*val = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return -EINVAL;
+
+	return 0;
+}
+
+/* Number of "classN" columns in the header of the scores file. */
+static int scores_nr_classes(void)
+{
+	char *line, *tok, *save;
+	int ret, nr = 0;
+
+	ret = read_knob(SCORES_PATH, big_buf, sizeof(big_buf));
+	if (ret < 0)
+		return ret;
+	line = strtok_r(big_buf, "\n", &save);
+	if (!line)
+		return -EINVAL;
+	tok = strtok_r(line, " ", &save);
+	if (!tok || strcmp(tok, "cpu"))
+		return -EINVAL;
+	while ((tok = strtok_r(NULL, " ", &save))) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "class%d", nr);
+		if (strcmp(tok, want))
+			return -EINVAL;
+		nr++;
+	}
+
+	return nr;
+}
+
+/* Value of the "@name N" line of the stats file. */
+static int stat_value(const char *name, unsigned long long *val)
+{
+	char buf[1024], *line, *save;
+	size_t len = strlen(name);
+	int ret;
+
+	ret = read_knob(STATS_PATH, buf, sizeof(buf));
+	if (ret < 0)
+		return ret;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, name, len) && line[len] == ' ') {
+			char *end;
+
+			errno = 0;
+			*val = strtoull(line + len + 1, &end, 10);
+			if (errno || *end)
+				return -EINVAL;
+			return 0;
+		}
+	}
+
+	return -ENOENT;
+}
+
+/* Value of the "@field   :   N" line of /proc/@pid/sched. */
+static int proc_sched_field(pid_t pid, const char *field, long long *val)
+{
+	char path[64], *line, *save, *p;
+	size_t len = strlen(field);
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	ret = read_knob(path, big_buf, sizeof(big_buf));
+	if (ret < 0)
+		return ret;
+	for (line = strtok_r(big_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, field, len))
+			continue;
+		p = line + len;
+		while (*p == ' ')
+			p++;
+		if (*p != ':')
+			continue;
+		errno = 0;
+		*val = strtoll(p + 1, NULL, 10);
+		return errno ? -errno : 0;
+	}
+
+	return -ENOENT;
+}
+
+/* Whether the override file lists "@pid @class". */
+static bool override_listed(pid_t pid, int class)
+{
+	char want[64], *line, *save;
+
+	if (read_knob(OVERRIDE_PATH, big_buf, sizeof(big_buf)) < 0)
+		return false;
+	snprintf(want, sizeof(want), "%d %d", pid, class);
+	for (line = strtok_r(big_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, want))
+			return true;
+	}
+
+	return false;
+}
+
+static bool pid_listed(pid_t pid)
+{
+	int class;
+
+	for (class = 0; class < MAX_CLASSES; class++) {
+		if (override_listed(pid, class))
+			return true;
+	}
+
+	return false;
+}
+
+FIXTURE(ipcc) {
+	long saved_mode;
+	char saved_debounce[32];
+	bool have_debugfs;
+	pid_t child;
+};
+
+FIXTURE_SETUP(ipcc)
+{
+	self->child = 0;
+	if (geteuid())
+		SKIP(return, "must run as root");
+	if (access(SYSCTL_PATH, F_OK))
+		SKIP(return, "%s is absent: no CONFIG_SCHED_IPCC", SYSCTL_PATH);
+
+	ASSERT_EQ(0, read_long(SYSCTL_PATH, &self->saved_mode));
+
+	if (access(IPCC_DIR, F_OK))
+		mount("debugfs", DEBUGFS_MNT, "debugfs", 0, NULL);
+	self->have_debugfs = !access(IPCC_DIR, F_OK);
+	if (self->have_debugfs)
+		ASSERT_LT(0, read_knob(DEBOUNCE_PATH, self->saved_debounce,
+				       sizeof(self->saved_debounce)));
+}
+
+FIXTURE_TEARDOWN(ipcc)
+{
+	char mode[32];
+
+	if (self->child > 0) {
+		kill(self->child, SIGKILL);
+		waitpid(self->child, NULL, 0);
+	}
+	snprintf(mode, sizeof(mode), "%ld", self->saved_mode);
+	EXPECT_EQ(0, write_str(SYSCTL_PATH, mode));
+	if (self->have_debugfs)
+		EXPECT_EQ(0, write_str(DEBOUNCE_PATH, self->saved_debounce));
+}
+
+TEST_F(ipcc, knobs_exist)
+{
+	static const struct {
+		const char *path;
+		mode_t mode;
+	} files[] = {
+		{ SCORES_PATH, 0444 },
+		{ DEBOUNCE_PATH, 0644 },
+		{ STATS_PATH, 0444 },
+		{ OVERRIDE_PATH, 0600 },
+	};
+	struct stat st;
+	unsigned int i;
+
+	ASSERT_EQ(0, stat(SYSCTL_PATH, &st));
+	EXPECT_EQ((mode_t)0644, st.st_mode & 0777);
+
+	ASSERT_TRUE(self->have_debugfs) {
+		TH_LOG("%s is missing", IPCC_DIR);
+	}
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		ASSERT_EQ(0, stat(files[i].path, &st)) {
+			TH_LOG("%s: %s", files[i].path, strerror(errno));
+		}
+		EXPECT_EQ(files[i].mode, st.st_mode & 0777) {
+			TH_LOG("%s has mode %o", files[i].path,
+			       st.st_mode & 0777);
+		}
+	}
+}
+
+TEST_F(ipcc, sysctl_valid)
+{
+	static const struct {
+		const char *in;
+		long out;
+	} good[] = {
+		{ "0", 0 }, { "1", 1 }, { "2", 2 }, { "0\n", 0 }, { "2\n", 2 },
+	};
+	unsigned int i;
+	long mode;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		ASSERT_EQ(0, write_str(SYSCTL_PATH, good[i].in)) {
+			TH_LOG("writing \"%s\"", good[i].in);
+		}
+		ASSERT_EQ(0, read_long(SYSCTL_PATH, &mode));
+		EXPECT_EQ(good[i].out, mode);
+	}
+}
+
+TEST_F(ipcc, sysctl_invalid)
+{
+	static const char * const bad[] = {
+		"", "abc", "3", "-1", "256", "0x10", "1 2", "+1", " 1", "1x",
+		"99999999999999999999", OVERLONG,
+	};
+	unsigned int i;
+	long mode;
+
+	ASSERT_EQ(0, write_str(SYSCTL_PATH, "1"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, write_str(SYSCTL_PATH, bad[i])) {
+			TH_LOG("writing \"%s\"", bad[i]);
+		}
+		ASSERT_EQ(0, read_long(SYSCTL_PATH, &mode));
+		EXPECT_EQ(1, mode) {
+			TH_LOG("mode changed by \"%s\"", bad[i]);
+		}
+	}
+}
+
+TEST_F(ipcc, debounce_valid)
+{
+	static const struct {
+		const char *in;
+		long out;
+	} good[] = {
+		{ "1", 1 }, { "4", 4 }, { "255", 255 }, { "7\n", 7 }, { "16", 16 },
+	};
+	unsigned int i;
+	long ticks;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		ASSERT_EQ(0, write_str(DEBOUNCE_PATH, good[i].in)) {
+			TH_LOG("writing \"%s\"", good[i].in);
+		}
+		ASSERT_EQ(0, read_long(DEBOUNCE_PATH, &ticks));
+		EXPECT_EQ(good[i].out, ticks);
+	}
+}
+
+TEST_F(ipcc, debounce_invalid)
+{
+	static const char * const bad[] = {
+		"", "abc", "0", "-1", "256", "0x10", "1 2", "+4", " 4", "4x",
+		"99999999999999999999", OVERLONG,
+	};
+	unsigned int i;
+	long ticks;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	ASSERT_EQ(0, write_str(DEBOUNCE_PATH, "5"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, write_str(DEBOUNCE_PATH, bad[i])) {
+			TH_LOG("writing \"%s\"", bad[i]);
+		}
+		ASSERT_EQ(0, read_long(DEBOUNCE_PATH, &ticks));
+		EXPECT_EQ(5, ticks) {
+			TH_LOG("debounce_ticks changed by \"%s\"", bad[i]);
+		}
+	}
+}
+
+TEST_F(ipcc, override_invalid)
+{
+	static const char * const fmt[] = {
+		"%d", "%d ", "%d abc", "%d -0", "%d --1", "%d -2", "%d +0",
+		"+%d 0", "-%d -1", "%d 0x0", "%d 0 1", "%d -1 0",
+		"%d 4294967295", "%d 4294967296", "%d 16", "%d 0\n\n",
+	};
+	static const char * const bad[] = {
+		"", "abc", "0 -1", "0x10 -1", "99999999999999999999 -1",
+		"2147483648 -1", OVERLONG,
+	};
+	pid_t pid = getpid();
+	char buf[64];
+	long long val;
+	unsigned int i;
+	int nr;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	nr = scores_nr_classes();
+	ASSERT_LE(0, nr);
+
+	for (i = 0; i < ARRAY_SIZE(fmt); i++) {
+		snprintf(buf, sizeof(buf), fmt[i], pid);
+		EXPECT_EQ(-EINVAL, write_str(OVERRIDE_PATH, buf)) {
+			TH_LOG("writing \"%s\"", buf);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, write_str(OVERRIDE_PATH, bad[i])) {
+			TH_LOG("writing \"%s\"", bad[i]);
+		}
+	}
+	/* The first class past the last valid one. */
+	snprintf(buf, sizeof(buf), "%d %d", pid, nr);
+	EXPECT_EQ(-EINVAL, write_str(OVERRIDE_PATH, buf));
+
+	ASSERT_EQ(0, proc_sched_field(pid, "ipcc.overridden", &val));
+	EXPECT_EQ(0, val);
+	EXPECT_FALSE(pid_listed(pid));
+}
+
+TEST_F(ipcc, override_unknown_pid)
+{
+	char buf[64];
+	long pid_max;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	/* PIDs are below pid_max, so pid_max itself never exists. */
+	ASSERT_EQ(0, read_long(PID_MAX_PATH, &pid_max));
+	snprintf(buf, sizeof(buf), "%ld -1", pid_max);
+	EXPECT_EQ(-ESRCH, write_str(OVERRIDE_PATH, buf));
+}
+
+TEST_F(ipcc, override_kthread)
+{
+	char comm[64];
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	if (read_knob("/proc/2/comm", comm, sizeof(comm)) < 0 ||
+	    strcmp(comm, "kthreadd\n"))
+		SKIP(return, "PID 2 is not kthreadd");
+	EXPECT_EQ(-EINVAL, write_str(OVERRIDE_PATH, "2 -1"));
+}
+
+TEST_F(ipcc, override_child)
+{
+	char buf[64];
+	long long val;
+	int nr;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	nr = scores_nr_classes();
+	ASSERT_LE(0, nr);
+	if (!nr)
+		SKIP(return, "the hardware reports no classes");
+
+	ASSERT_EQ(0, write_str(SYSCTL_PATH, "2"));
+
+	self->child = fork();
+	ASSERT_LE(0, self->child);
+	if (!self->child) {
+		for (;;)
+			pause();
+	}
+
+	snprintf(buf, sizeof(buf), "%d 0", self->child);
+	ASSERT_EQ(0, write_str(OVERRIDE_PATH, buf));
+	ASSERT_EQ(0, proc_sched_field(self->child, "ipcc.class", &val));
+	EXPECT_EQ(0, val);
+	ASSERT_EQ(0, proc_sched_field(self->child, "ipcc.overridden", &val));
+	EXPECT_EQ(1, val);
+	EXPECT_TRUE(override_listed(self->child, 0));
+
+	snprintf(buf, sizeof(buf), "%d -1\n", self->child);
+	ASSERT_EQ(0, write_str(OVERRIDE_PATH, buf));
+	ASSERT_EQ(0, proc_sched_field(self->child, "ipcc.class", &val));
+	EXPECT_EQ(-1, val);
+	ASSERT_EQ(0, proc_sched_field(self->child, "ipcc.overridden", &val));
+	EXPECT_EQ(0, val);
+	EXPECT_FALSE(pid_listed(self->child));
+
+	/* Clearing a task that is not overridden is accepted. */
+	EXPECT_EQ(0, write_str(OVERRIDE_PATH, buf));
+}
+
+TEST_F(ipcc, mode0_no_class_changes)
+{
+	unsigned long long before, after;
+	struct timespec now, end;
+	unsigned long spins = 0;
+	char buf[64];
+	int nr;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	ASSERT_EQ(0, write_str(SYSCTL_PATH, "0"));
+
+	/* Overrides need IPCC on. */
+	nr = scores_nr_classes();
+	ASSERT_LE(0, nr);
+	if (nr) {
+		snprintf(buf, sizeof(buf), "%d 0", getpid());
+		EXPECT_EQ(-EBUSY, write_str(OVERRIDE_PATH, buf));
+	}
+
+	ASSERT_EQ(0, stat_value("class_changes", &before));
+
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &end));
+	end.tv_sec += 1;
+	/* Busy in user mode (clock_gettime() is a vDSO call) for ~1 s. */
+	do {
+		ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &now));
+		spins++;
+	} while (now.tv_sec < end.tv_sec ||
+		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	EXPECT_LT(1UL, spins);
+
+	ASSERT_EQ(0, stat_value("class_changes", &after));
+	EXPECT_EQ(before, after);
+}
+
+TEST_F(ipcc, stats_format)
+{
+	static const char * const names[] = {
+		"class_changes", "pull", "group_tie", "rq_tie", "swap",
+		"misfit", "numa",
+	};
+	unsigned long long val;
+	unsigned int i;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		EXPECT_EQ(0, stat_value(names[i], &val)) {
+			TH_LOG("no \"%s\" line in stats", names[i]);
+		}
+	}
+}
+
+TEST_F(ipcc, scores_format)
+{
+	char *line, *tok, *save, *save2, *end;
+	int nr, cpus = 0, cols;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	nr = scores_nr_classes();
+	ASSERT_LE(0, nr);
+
+	ASSERT_LT(0, read_knob(SCORES_PATH, big_buf, sizeof(big_buf)));
+	line = strtok_r(big_buf, "\n", &save);
+	ASSERT_NE(NULL, line);
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		tok = strtok_r(line, " ", &save2);
+		ASSERT_NE(NULL, tok);
+		strtol(tok, &end, 10);
+		EXPECT_EQ('\0', *end);
+		for (cols = 0; (tok = strtok_r(NULL, " ", &save2)); cols++) {
+			unsigned int perf = 0, eff = 0;
+			int fields;
+			char c;
+
+			if (!strcmp(tok, "-/-"))
+				continue;
+			fields = sscanf(tok, "%u/%u%c", &perf, &eff, &c);
+			EXPECT_EQ(2, fields) {
+				TH_LOG("bad score \"%s\"", tok);
+			}
+			EXPECT_GE(255U, perf);
+			EXPECT_GE(255U, eff);
+		}
+		EXPECT_EQ(nr, cols);
+		cpus++;
+	}
+	EXPECT_LT(0, cpus);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Topology of the emulated hybrid CPU (CONFIG_X86_IPCC_EMULATION).
+ *
+ * Checks that the P/E layout declared with ipcc_emu= reaches the
+ * scheduler the way a real part's does: SD_ASYM_PACKING and ITMT
+ * priorities ordering P-cores first for a packing profile (adl),
+ * SD_ASYM_CPUCAPACITY and smaller E-core capacities for a capacity
+ * profile (lnl); and that mainline placement holds on the packing
+ * profile: with every P-core busy, a new busy task runs on an idle E-core
+ * rather than on a busy P-core's SMT sibling.
+ *
+ * Every test is skipped when the kernel was not booted with ipcc_emu=
+ * (no /sys/kernel/debug/ipcc_emu/profile). Needs root and debugfs; may
+ * enable /sys/kernel/debug/sched/verbose (to see the sched domains) and
+ * takes the CPUs listed in ipcc_emu/offline_cpus offline, as the profile
+ * asks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define EMU_DIR		"/sys/kernel/debug/ipcc_emu"
+#define SD_DIR		"/sys/kernel/debug/sched/domains"
+#define SD_VERBOSE	"/sys/kernel/debug/sched/verbose"
+#define CPU_DIR		"/sys/devices/system/cpu"
+#define MAX_CPUS	1024
+#define BUF_SIZE	16384
+
+/* Placement test: settle time, then samples of the unpinned task's CPU. */
+#define SETTLE_MS	1000
+#define SAMPLE_MS	50
+#define NR_SAMPLES	60
+#define MIN_E_PERCENT	70
+
+struct profile {
+	char name[32];
+	char asym[32];
+	cpu_set_t p;
+	cpu_set_t e;
+	cpu_set_t off;
+};
+
+/* Read a whole small file; return its length or -errno. */
+static int read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return len;
+}
+
+/* One write() of @s; return 0 or -errno. */
+static int write_text(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/* "0-3,5,7-8" (or an empty string) into @set; -1 when malformed. */
+static int parse_cpulist(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+
+	while (*s && *s != '\n') {
+		char *end;
+		long a, b;
+
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0 || a >= MAX_CPUS)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= MAX_CPUS)
+				return -1;
+			s = end;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -1;
+	}
+
+	return 0;
+}
+
+/* The value of the "KEY VALUE" line @key of @text, or NULL. */
+static const char *find_key(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *l;
+
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (!strncmp(l, key, n) && (l[n] == ' ' || l[n] == '\n'))
+			return l[n] == ' ' ? l + n + 1 : l + n;
+	}
+
+	return NULL;
+}
+
+static int read_profile(struct profile *pr)
+{
+	const char *name, *asym, *p, *e, *off;
+	char buf[BUF_SIZE];
+
+	if (read_text(EMU_DIR "/profile", buf, sizeof(buf)) < 0)
+		return -1;
+
+	name = find_key(buf, "profile");
+	asym = find_key(buf, "asym");
+	p = find_key(buf, "pcpus");
+	e = find_key(buf, "ecpus");
+	off = find_key(buf, "offline");
+	if (!name || !asym || !p || !e || !off)
+		return -1;
+
+	if (sscanf(name, "%31s", pr->name) != 1 ||
+	    sscanf(asym, "%31s", pr->asym) != 1)
+		return -1;
+
+	if (parse_cpulist(p, &pr->p) || parse_cpulist(e, &pr->e) ||
+	    parse_cpulist(off, &pr->off))
+		return -1;
+
+	return 0;
+}
+
+static bool cpu_online(int cpu)
+{
+	char path[128], buf[16];
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		/* No online file: a CPU that cannot go offline, if present. */
+		return cpu == 0;
+
+	return buf[0] == '1';
+}
+
+/* CPUs of @set that are online, into @out. */
+static void online_of(const cpu_set_t *set, cpu_set_t *out)
+{
+	int cpu;
+
+	CPU_ZERO(out);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (CPU_ISSET(cpu, set) && cpu_online(cpu))
+			CPU_SET(cpu, out);
+	}
+}
+
+/* Make the sched domains visible in debugfs (6.12: sched_verbose only). */
+static void show_domains(void)
+{
+	if (access(SD_DIR, F_OK))
+		write_text(SD_VERBOSE, "Y");
+}
+
+/*
+ * Whether any sched domain of @cpu has the flag @flag (the whole word).
+ * Return 1 or 0, or -1 when the CPU's domains are not visible.
+ */
+static int domain_has_flag(int cpu, const char *flag)
+{
+	char path[256], buf[1024];
+	int level;
+
+	snprintf(path, sizeof(path), SD_DIR "/cpu%d", cpu);
+	if (access(path, F_OK))
+		return -1;
+
+	for (level = 0; ; level++) {
+		char *tok, *save;
+
+		snprintf(path, sizeof(path), SD_DIR "/cpu%d/domain%d/flags",
+			 cpu, level);
+		if (read_text(path, buf, sizeof(buf)) < 0)
+			return 0;
+
+		for (tok = strtok_r(buf, "\n ", &save); tok;
+		     tok = strtok_r(NULL, "\n ", &save)) {
+			if (!strcmp(tok, flag))
+				return 1;
+		}
+	}
+}
+
+/* "CPU VALUE" lines of @path into @vals[CPU]; other entries are -1. */
+static int read_cpu_values(const char *path, long *vals)
+{
+	char buf[BUF_SIZE], *line, *save;
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		vals[cpu] = -1;
+
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return -1;
+
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		long v;
+
+		if (sscanf(line, "%d %ld", &cpu, &v) != 2 || cpu < 0 ||
+		    cpu >= MAX_CPUS)
+			return -1;
+		vals[cpu] = v;
+	}
+
+	return 0;
+}
+
+/* CPU capacities: sysfs where the arch has it, else the emulation's file. */
+static int read_capacities(long *cap)
+{
+	char path[128], buf[32];
+	bool sysfs = false;
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		cap[cpu] = -1;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cpu_capacity", cpu);
+		if (read_text(path, buf, sizeof(buf)) > 0) {
+			cap[cpu] = atol(buf);
+			sysfs = true;
+		}
+	}
+
+	return sysfs ? 0 : read_cpu_values(EMU_DIR "/capacities", cap);
+}
+
+static void take_offline(struct __test_metadata *_metadata, const cpu_set_t *set)
+{
+	char path[128];
+	int cpu;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, set) || !cpu_online(cpu))
+			continue;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
+		if (write_text(path, "0"))
+			TH_LOG("could not take CPU %d offline", cpu);
+	}
+}
+
+static void busy_loop(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (;;)
+		__asm__ __volatile__("" ::: "memory");
+}
+
+/* A busy child, pinned to @cpu unless @cpu < 0 (then on @allowed). */
+static pid_t spawn_busy(int cpu, const cpu_set_t *allowed)
+{
+	pid_t pid = fork();
+	cpu_set_t one;
+
+	if (pid)
+		return pid;
+
+	if (cpu >= 0) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		allowed = &one;
+	}
+	if (sched_setaffinity(0, sizeof(*allowed), allowed))
+		_exit(1);
+	busy_loop();
+	return 0;
+}
+
+/* The CPU a task last ran on: field 39 of /proc/PID/stat. */
+static int task_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return -1;
+
+	/* Field 2 (comm) may hold blanks: count from its closing paren. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (field = 2; field < 39; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+
+	return atoi(p + 1);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+FIXTURE(topo) {
+	struct profile pr;
+	cpu_set_t p_on;		/* online P-core CPUs */
+	cpu_set_t e_on;		/* online E-core CPUs */
+};
+
+FIXTURE_SETUP(topo)
+{
+	if (access(EMU_DIR "/profile", F_OK))
+		SKIP(return, "no emulated hybrid CPU (boot with ipcc_emu=)");
+
+	ASSERT_EQ(0, read_profile(&self->pr)) {
+		TH_LOG("cannot parse " EMU_DIR "/profile");
+	}
+	online_of(&self->pr.p, &self->p_on);
+	online_of(&self->pr.e, &self->e_on);
+	show_domains();
+}
+
+FIXTURE_TEARDOWN(topo)
+{
+}
+
+TEST_F(topo, profile_is_consistent)
+{
+	cpu_set_t both;
+
+	ASSERT_GT(CPU_COUNT(&self->pr.p), 0);
+	ASSERT_GT(CPU_COUNT(&self->pr.e), 0);
+	CPU_AND(&both, &self->pr.p, &self->pr.e);
+	EXPECT_EQ(0, CPU_COUNT(&both));
+	CPU_AND(&both, &self->pr.p, &self->pr.off);
+	EXPECT_EQ(0, CPU_COUNT(&both));
+	CPU_AND(&both, &self->pr.e, &self->pr.off);
+	EXPECT_EQ(0, CPU_COUNT(&both));
+	EXPECT_TRUE(!strcmp(self->pr.asym, "packing") ||
+		    !strcmp(self->pr.asym, "capacity"));
+	if (!strcmp(self->pr.name, "adl"))
+		EXPECT_STREQ("packing", self->pr.asym);
+	if (!strcmp(self->pr.name, "lnl"))
+		EXPECT_STREQ("capacity", self->pr.asym);
+}
+
+TEST_F(topo, p_cores_have_higher_priority)
+{
+	long prio[MAX_CPUS];
+	int p, e;
+
+	ASSERT_EQ(0, read_cpu_values(EMU_DIR "/priorities", prio));
+
+	for (p = 0; p < MAX_CPUS; p++) {
+		if (!CPU_ISSET(p, &self->p_on))
+			continue;
+		ASSERT_NE(-1, prio[p]);
+		for (e = 0; e < MAX_CPUS; e++) {
+			if (!CPU_ISSET(e, &self->e_on))
+				continue;
+			EXPECT_GT(prio[p], prio[e]) {
+				TH_LOG("P-core CPU %d prio %ld, E-core CPU %d prio %ld",
+				       p, prio[p], e, prio[e]);
+			}
+		}
+	}
+}
+
+TEST_F(topo, packing_profile_domains)
+{
+	char buf[16];
+	int cpu;
+
+	if (strcmp(self->pr.asym, "packing"))
+		SKIP(return, "asym %s profile", self->pr.asym);
+
+	ASSERT_GT(read_text("/proc/sys/kernel/sched_itmt_enabled", buf,
+			    sizeof(buf)), 0);
+	EXPECT_EQ('1', buf[0]);
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &self->p_on) && !CPU_ISSET(cpu, &self->e_on))
+			continue;
+		ASSERT_EQ(1, domain_has_flag(cpu, "SD_ASYM_PACKING")) {
+			TH_LOG("CPU %d: no domain with SD_ASYM_PACKING", cpu);
+		}
+		EXPECT_EQ(0, domain_has_flag(cpu, "SD_ASYM_CPUCAPACITY")) {
+			TH_LOG("CPU %d: SD_ASYM_CPUCAPACITY on a packing profile",
+			       cpu);
+		}
+	}
+}
+
+TEST_F(topo, capacity_profile_domains)
+{
+	long cap[MAX_CPUS], max_p = 0;
+	int cpu, p, e;
+
+	if (strcmp(self->pr.asym, "capacity"))
+		SKIP(return, "asym %s profile", self->pr.asym);
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &self->p_on) && !CPU_ISSET(cpu, &self->e_on))
+			continue;
+		ASSERT_EQ(1, domain_has_flag(cpu, "SD_ASYM_CPUCAPACITY")) {
+			TH_LOG("CPU %d: no domain with SD_ASYM_CPUCAPACITY", cpu);
+		}
+		EXPECT_EQ(0, domain_has_flag(cpu, "SD_ASYM_PACKING")) {
+			TH_LOG("CPU %d: SD_ASYM_PACKING on a capacity profile",
+			       cpu);
+		}
+	}
+
+	ASSERT_EQ(0, read_capacities(cap));
+	for (p = 0; p < MAX_CPUS; p++) {
+		if (!CPU_ISSET(p, &self->p_on))
+			continue;
+		ASSERT_GT(cap[p], 0);
+		if (cap[p] > max_p)
+			max_p = cap[p];
+		for (e = 0; e < MAX_CPUS; e++) {
+			if (!CPU_ISSET(e, &self->e_on))
+				continue;
+			EXPECT_GT(cap[p], cap[e]) {
+				TH_LOG("P-core CPU %d capacity %ld, E-core CPU %d capacity %ld",
+				       p, cap[p], e, cap[e]);
+			}
+		}
+	}
+	EXPECT_EQ(1024, max_p);
+}
+
+/* The first online CPU of the SMT core of @cpu, and its siblings. */
+static int core_of(int cpu, cpu_set_t *siblings)
+{
+	char path[128], buf[256];
+	int first;
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/topology/thread_siblings_list",
+		 cpu);
+	if (read_text(path, buf, sizeof(buf)) < 0 ||
+	    parse_cpulist(buf, siblings))
+		return -1;
+
+	for (first = 0; first < MAX_CPUS; first++) {
+		if (CPU_ISSET(first, siblings))
+			return first;
+	}
+
+	return -1;
+}
+
+TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
+{
+	pid_t pinned[MAX_CPUS], unpinned;
+	int nr_pinned = 0, cpu, i, on_e = 0, on_p = 0, other = 0;
+	cpu_set_t cores, siblings, online;
+	bool smt = false;
+
+	if (strcmp(self->pr.asym, "packing"))
+		SKIP(return, "asym %s profile", self->pr.asym);
+
+	/* E-cores have no SMT: what the profile leaves untyped goes. */
+	take_offline(_metadata, &self->pr.off);
+	online_of(&self->pr.p, &self->p_on);
+	online_of(&self->pr.e, &self->e_on);
+
+	CPU_ZERO(&cores);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		int first;
+
+		if (!CPU_ISSET(cpu, &self->p_on))
+			continue;
+		first = core_of(cpu, &siblings);
+		ASSERT_GE(first, 0);
+		CPU_SET(first, &cores);
+		if (CPU_COUNT(&siblings) > 1)
+			smt = true;
+	}
+	if (!smt)
+		SKIP(return, "P-cores without SMT siblings");
+	if (!CPU_COUNT(&self->e_on))
+		SKIP(return, "no online E-core");
+
+	/* One busy task on the first thread of every P-core. */
+	CPU_OR(&online, &self->p_on, &self->e_on);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &cores))
+			continue;
+		pinned[nr_pinned] = spawn_busy(cpu, NULL);
+		ASSERT_GT(pinned[nr_pinned], 0);
+		nr_pinned++;
+	}
+
+	/* And one that may go anywhere. */
+	unpinned = spawn_busy(-1, &online);
+	ASSERT_GT(unpinned, 0);
+
+	sleep_ms(SETTLE_MS);
+	for (i = 0; i < NR_SAMPLES; i++) {
+		cpu = task_cpu(unpinned);
+		if (cpu >= 0 && cpu < MAX_CPUS && CPU_ISSET(cpu, &self->e_on))
+			on_e++;
+		else if (cpu >= 0 && cpu < MAX_CPUS &&
+			 CPU_ISSET(cpu, &self->p_on))
+			on_p++;
+		else
+			other++;
+		sleep_ms(SAMPLE_MS);
+	}
+
+	kill(unpinned, SIGKILL);
+	waitpid(unpinned, NULL, 0);
+	for (i = 0; i < nr_pinned; i++) {
+		kill(pinned[i], SIGKILL);
+		waitpid(pinned[i], NULL, 0);
+	}
+
+	TH_LOG("unpinned task: %d samples on E-cores, %d on busy P-cores, %d elsewhere",
+	       on_e, on_p, other);
+	EXPECT_GE(on_e * 100, MIN_E_PERCENT * NR_SAMPLES);
+}
+
+TEST_HARNESS_MAIN
