@@ -3,7 +3,7 @@
 # Debian's linux-source-6.12.  See README.md.
 
 H := harness
-export SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+export PROFILE PROFILES SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean
 

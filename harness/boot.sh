@@ -7,7 +7,10 @@
 #   LOGDIR   console.log (kernel console), output.log (what ran), qemu.log
 #   SCRIPT   host file to run in the guest (MODE=script)
 # Environment:
-#   QEMU_SMP      -smp value (default 8,sockets=1,cores=4,threads=2)
+#   PROFILE       harness/profiles/NAME.conf: topology, kernel command line
+#                 and in-guest setup of an emulated platform (smt8, adl,
+#                 lnl, numa2; default smt8)
+#   QEMU_SMP      -smp value (default: the profile's)
 #   QEMU_MEM      guest memory (default 1G)
 #   QEMU_NUMA     number of NUMA nodes (default 1; CPUs split evenly)
 #   QEMU_ACCEL    tcg (default) | kvm | auto (probe KVM, fall back to TCG)
@@ -33,7 +36,10 @@ initramfs=$CACHE/build/initramfs.cpio
 [ -f "$initramfs" ] || die "no initramfs at $initramfs: build first"
 mkdir -p "$logdir"
 
-smp=${QEMU_SMP:-8,sockets=1,cores=4,threads=2}
+profile=${PROFILE:-smt8}
+[ -f "$HARNESS/profiles/$profile.conf" ] || die "no such profile: $profile (see harness/profiles/)"
+. "$HARNESS/profiles/$profile.conf"
+smp=${QEMU_SMP:-$PROFILE_SMP}
 mem=${QEMU_MEM:-1G}
 timeout=${TIMEOUT:-900}
 ncpu=${smp%%,*}
@@ -56,7 +62,7 @@ if [ "$accel" = tcg ]; then
 fi
 
 numa_args=()
-nodes=${QEMU_NUMA:-1}
+nodes=${QEMU_NUMA:-$PROFILE_NUMA}
 if [ "$nodes" -gt 1 ]; then
 	memmb=$(($(numfmt --from=iec "${mem}") / 1048576 / nodes))
 	per=$((ncpu / nodes))
@@ -83,6 +89,9 @@ fi
 
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
 append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-300}"
+append+=" ipccsetup=/etc/ipcc/profile-setup.sh"
+[ -n "${PROFILE_SKIP:-}" ] && append+=" ipccskip=$PROFILE_SKIP"
+[ -n "$PROFILE_CMDLINE" ] && append+=" $PROFILE_CMDLINE"
 [ -n "${CMDLINE:-}" ] && append+=" $CMDLINE"
 
 qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none

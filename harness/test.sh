@@ -60,13 +60,11 @@ fi
 # What a kernel splat looks like on the console.
 SPLAT_RE='WARNING: CPU: [0-9]|BUG: |Oops: |Kernel panic|UBSAN: |KASAN: |KFENCE: |possible (circular|recursive) locking|inconsistent lock state|rcu: INFO|blocked for more than|Call Trace:'
 
-# Test topologies: name, -smp, NUMA nodes, extra kernel command line.
-TOPOLOGIES=${TOPOLOGIES:-"smt8:8,sockets=1,cores=4,threads=2:1:"}
-for topo in $TOPOLOGIES; do
-	IFS=: read -r name smp nodes cmdline <<<"$topo"
-	stage "selftests booted on $name (-smp $smp, $nodes node(s))"
-	QEMU_SMP=$smp QEMU_NUMA=$nodes CMDLINE="$cmdline ${CMDLINE:-}" \
-		TIMEOUT=${BOOT_TIMEOUT:-900} \
+# Test topologies: profiles of harness/profiles/.
+PROFILES=${PROFILES:-"smt8 adl lnl numa2"}
+for name in $PROFILES; do
+	stage "selftests booted on profile $name"
+	PROFILE=$name TIMEOUT=${BOOT_TIMEOUT:-900} \
 		"$HARNESS/boot.sh" selftests "$logdir/boot-$name"
 	brc=$?
 	$R tap "selftests@$name" "$logdir/boot-$name/output.log"
