@@ -42,7 +42,9 @@ for p in $(series_patches); do
 	done
 	if ! out=$(patch -d "$overlay" -p1 -F0 -N --batch --dry-run <"$pf" 2>&1); then
 		printf '%s\n' "$out" | sed 's/^/    /' >&2
-		bad=$(printf '%s\n' "$out" | sed -n 's/.*saving rejects to file \(.*\)\.rej.*/\1/p;s/^can.t find file to patch.*//p' | sort -u | tr '\n' ' ')
+		bad=$(printf '%s\n' "$out" | awk '
+			/^(checking|patching) file /	{ f = $3 }
+			/FAILED|malformed|garbage|can.t find file/	{ if (f != "") print f }' | sort -u | tr '\n' ' ')
 		die "hook patch patches/$p does not apply to the base${bad:+ (file: $bad)}"
 	fi
 	patch -d "$overlay" -p1 -F0 -N --batch --no-backup-if-mismatch -s <"$pf" >/dev/null ||
