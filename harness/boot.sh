@@ -18,6 +18,7 @@
 #                 of host load; slower, for placement measurements)
 #   QEMU_CPU      CPU model (default Skylake-Client)
 #   CMDLINE       extra kernel command line
+#   KERNEL        bzImage to boot (default: the harness build)
 #   TIMEOUT       seconds before the guest is declared hung (default 900)
 #   SELFTEST_TIMEOUT  per selftest, in the guest (default 300)
 # Exit: the guest's exit status (0 selftests all passed / script status),
@@ -30,7 +31,7 @@ logdir=$2
 script=$3
 [ -n "$mode" ] && [ -n "$logdir" ] || die "usage: boot.sh MODE LOGDIR [SCRIPT]"
 
-kernel=$BUILD/arch/x86/boot/bzImage
+kernel=${KERNEL:-$BUILD/arch/x86/boot/bzImage}
 initramfs=$CACHE/build/initramfs.cpio
 [ -f "$kernel" ] || die "no kernel at $kernel: build first"
 [ -f "$initramfs" ] || die "no initramfs at $initramfs: build first"

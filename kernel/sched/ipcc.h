@@ -35,10 +35,48 @@ int ipcc_parse_debounce(const char *buf, size_t len, unsigned int *ticks);
 int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
 			pid_t *pid, int *class);
 
+/**
+ * define IPCC_SWAP_THRESHOLD_DEFAULT - default of the ``swap_threshold`` knob
+ *
+ * Two running tasks are swapped by class when the sum of their gains
+ * exceeds this many normalised score units (1/16 of the scale): well
+ * above rounding noise, well below the P/E differences of the busy
+ * classes of a hybrid part.
+ */
+#define IPCC_SWAP_THRESHOLD_DEFAULT	64
+
+/**
+ * define IPCC_MISFIT_THRESHOLD_DEFAULT - default of ``misfit_threshold``
+ *
+ * A task whose class scores this much better (a quarter of the scale) on
+ * a bigger CPU it may use is a misfit where it runs.
+ */
+#define IPCC_MISFIT_THRESHOLD_DEFAULT	256
+
+/**
+ * define IPCC_COOLDOWN_MS_DEFAULT - default of the ``cooldown_ms`` knob
+ *
+ * Class logic leaves a task alone for this long after moving it: five
+ * ticks at HZ=250, a few busy balance intervals of a small domain.
+ */
+#define IPCC_COOLDOWN_MS_DEFAULT	20
+
+/**
+ * define IPCC_COOLDOWN_MS_MAX - largest value of the ``cooldown_ms`` knob
+ */
+#define IPCC_COOLDOWN_MS_MAX		1000
+
 int ipcc_set_mode(int mode);
 unsigned int ipcc_get_debounce_ticks(void);
 int ipcc_set_debounce_ticks(unsigned int ticks);
 int ipcc_set_override(pid_t pid, int class);
 u64 ipcc_stat_read(enum ipcc_stat stat);
+
+unsigned int ipcc_get_swap_threshold(void);
+int ipcc_set_swap_threshold(unsigned int val);
+unsigned int ipcc_get_misfit_threshold(void);
+int ipcc_set_misfit_threshold(unsigned int val);
+unsigned int ipcc_get_cooldown_ms(void);
+int ipcc_set_cooldown_ms(unsigned int ms);
 
 #endif /* _KERNEL_SCHED_IPCC_H */

@@ -3,7 +3,8 @@
  * IPC classes: user interfaces.
  *
  * - sysctl kernel.sched_ipcc: 0 off, 1 tie-break only, 2 full.
- * - debugfs sched/ipcc/: scores, debounce_ticks, stats, override.
+ * - debugfs sched/ipcc/: scores, debounce_ticks, stats, override, and
+ *   the balancer's swap_threshold, misfit_threshold and cooldown_ms.
  * - the ipcc.* lines of /proc/PID/sched.
  *
  * All writes go through the strict parsers and the setters of ipcc.c,
@@ -194,6 +195,82 @@ static const struct file_operations ipcc_debounce_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * The balancer's decimal knobs (ipcc_balance.c): one unsigned value in
+ * 0..max, parsed as strictly as debounce_ticks. The knob is the file's
+ * private data.
+ */
+struct ipcc_uint_knob {
+	unsigned int	max;
+	unsigned int	(*get)(void);
+	int		(*set)(unsigned int val);
+};
+
+static const struct ipcc_uint_knob ipcc_swap_threshold_knob = {
+	.max	= IPCC_SCORE_SCALE,
+	.get	= ipcc_get_swap_threshold,
+	.set	= ipcc_set_swap_threshold,
+};
+
+static const struct ipcc_uint_knob ipcc_misfit_threshold_knob = {
+	.max	= IPCC_SCORE_SCALE,
+	.get	= ipcc_get_misfit_threshold,
+	.set	= ipcc_set_misfit_threshold,
+};
+
+static const struct ipcc_uint_knob ipcc_cooldown_knob = {
+	.max	= IPCC_COOLDOWN_MS_MAX,
+	.get	= ipcc_get_cooldown_ms,
+	.set	= ipcc_set_cooldown_ms,
+};
+
+static ssize_t ipcc_uint_knob_read(struct file *file, char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	const struct ipcc_uint_knob *knob = file->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", knob->get());
+
+	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+}
+
+static ssize_t ipcc_uint_knob_write(struct file *file,
+				    const char __user *ubuf, size_t cnt,
+				    loff_t *ppos)
+{
+	const struct ipcc_uint_knob *knob = file->private_data;
+	char buf[IPCC_KNOB_MAX_LEN];
+	unsigned int val;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (!cnt || cnt > sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+
+	ret = ipcc_parse_uint(buf, cnt, 0, knob->max, &val);
+	if (ret)
+		return ret;
+
+	ret = knob->set(val);
+	if (ret)
+		return ret;
+
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations ipcc_uint_knob_fops = {
+	.read	= ipcc_uint_knob_read,
+	.write	= ipcc_uint_knob_write,
+	.open	= simple_open,
+	.llseek	= default_llseek,
+};
+
 /* override: one "PID CLASS" line per overridden task. */
 static int ipcc_override_show(struct seq_file *m, void *v)
 {
@@ -255,6 +332,14 @@ void __init sched_ipcc_debugfs_init(struct dentry *parent)
 			    &ipcc_debounce_fops);
 	debugfs_create_file("stats", 0444, dir, NULL, &ipcc_stats_fops);
 	debugfs_create_file("override", 0600, dir, NULL, &ipcc_override_fops);
+	debugfs_create_file("swap_threshold", 0644, dir,
+			    (void *)&ipcc_swap_threshold_knob,
+			    &ipcc_uint_knob_fops);
+	debugfs_create_file("misfit_threshold", 0644, dir,
+			    (void *)&ipcc_misfit_threshold_knob,
+			    &ipcc_uint_knob_fops);
+	debugfs_create_file("cooldown_ms", 0644, dir,
+			    (void *)&ipcc_cooldown_knob, &ipcc_uint_knob_fops);
 }
 #else /* !CONFIG_DEBUG_FS */
 void __init sched_ipcc_debugfs_init(struct dentry *parent)

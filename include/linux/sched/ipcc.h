@@ -20,6 +20,7 @@
 
 struct dentry;
 struct rq;
+struct sched_domain;
 struct seq_file;
 struct task_struct;
 
@@ -83,7 +84,7 @@ enum sched_ipcc_mode {
 /**
  * enum ipcc_stat - counters shown in the debugfs ``stats`` file
  * @IPCC_STAT_CLASS_CHANGES: debounced class changes of tasks.
- * @IPCC_STAT_PULL:      a task picked for an idle or newidle pull by class.
+ * @IPCC_STAT_PULL:      a task picked for a pull by class, and pulled.
  * @IPCC_STAT_GROUP_TIE: a busiest-group tie broken by class.
  * @IPCC_STAT_RQ_TIE:    a busiest-runqueue tie broken by class.
  * @IPCC_STAT_SWAP:      two tasks swapped across CPUs by class.
@@ -314,6 +315,129 @@ void sched_ipcc_stat_inc(enum ipcc_stat stat);
 void sched_ipcc_account_balance(enum ipcc_stat kind, struct task_struct *p,
 				int src_cpu, int dst_cpu, int gain);
 
+/*
+ * Class-aware load balancing (kernel/sched/ipcc_balance.c).
+ *
+ * The decisions are pure functions of plain values, documented where
+ * they are defined; the fair-class balancer gathers their inputs under
+ * the locks it already holds and acts on their verdict with its own
+ * mechanisms. Gains are in normalised score units (see
+ * sched_ipcc_task_gain()).
+ */
+int ipcc_pick_pull(const int *gain, int nr);
+bool ipcc_break_group_tie(int mode, bool tie, bool pick, int gain_cand,
+			  int gain_busiest);
+bool ipcc_asym_pick(int mode, int prio_cmp, int gain_cand, int gain_busiest);
+bool ipcc_break_rq_tie(int mode, int gain_cand, int gain_busiest);
+bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
+		      u64 last_swap, u64 ratelimit);
+bool ipcc_class_misfit(int score_here, int best_score, int threshold);
+long ipcc_numa_class_delta(int gain_p, int gain_cur);
+bool ipcc_numa_tie_win(int mode, long imp, long best_imp, long min_imp,
+		       long delta, long best_delta);
+bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown);
+
+/**
+ * sched_ipcc_balance_gain() - gain of moving a task, as the balancer sees it
+ * @p:       the task
+ * @src_cpu: the CPU it would leave
+ * @dst_cpu: the CPU it would go to
+ *
+ * Like sched_ipcc_task_gain(), but 0 (neutral) for every task whose class
+ * must not drive a migration: tasks of other scheduling classes than the
+ * fair class (RT, deadline, idle, ...), kernel threads (per-CPU ones
+ * included), exiting tasks, tasks that may run on a single CPU, and tasks
+ * in the cooldown after a class-driven migration.
+ *
+ * Context: any; lockless reads of @p's state.
+ * Return: the gain in normalised units, or 0.
+ */
+int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu);
+
+/**
+ * sched_ipcc_balance_movable() - whether class may drive a task's migration
+ * @p: the task
+ *
+ * Return: false for the tasks sched_ipcc_balance_gain() treats as
+ * neutral, whatever their class; true otherwise.
+ */
+bool sched_ipcc_balance_movable(struct task_struct *p);
+
+/**
+ * sched_ipcc_note_migrate() - record a class-driven migration
+ * @p: the task that is being moved because of its class
+ *
+ * Starts @p's cooldown (&struct sched_ipcc_task.last_migrate).
+ *
+ * Context: any.
+ */
+void sched_ipcc_note_migrate(struct task_struct *p);
+
+/**
+ * __sched_ipcc_misfit() - out-of-line part of sched_ipcc_misfit()
+ * @p:       the task
+ * @cpu:     the CPU it runs on
+ * @account: count a positive verdict as an %IPCC_STAT_MISFIT decision
+ *
+ * Return: see sched_ipcc_misfit().
+ */
+bool __sched_ipcc_misfit(struct task_struct *p, int cpu, bool account);
+
+/**
+ * __sched_ipcc_balance_swap() - out-of-line part of sched_ipcc_balance_swap()
+ * @rq: this CPU's runqueue, not locked
+ * @sd: the domain that was just balanced
+ */
+void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd);
+
+/**
+ * sched_ipcc_misfit() - whether a task's class makes it a misfit
+ * @p:       a fair task that fits @cpu by utilization
+ * @cpu:     the CPU it runs on, of less than the highest capacity @p may use
+ * @account: count a positive verdict as an %IPCC_STAT_MISFIT decision (the
+ *           caller sets it when the verdict newly marks a misfit)
+ *
+ * In %IPCC_MODE_FULL, a task whose class scores on some CPU of higher
+ * capacity that it may use more than the ``misfit_threshold`` knob above
+ * its score on @cpu is a misfit: the misfit machinery of asymmetric
+ * capacity systems then pulls it up to a bigger CPU as soon as one has
+ * room. Unclassified tasks and the tasks sched_ipcc_balance_gain() treats
+ * as neutral never are.
+ *
+ * Context: @cpu's runqueue locked (update_misfit_status(), detach_tasks()).
+ * Return: true when @p is a misfit because of its class.
+ */
+static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
+				     bool account)
+{
+	if (sched_ipcc_mode() != IPCC_MODE_FULL)
+		return false;
+	return __sched_ipcc_misfit(p, cpu, account);
+}
+
+/**
+ * sched_ipcc_balance_swap() - swap a task with a better-placed one by class
+ * @rq: this CPU's runqueue, not locked
+ * @sd: the domain that was just balanced, with nothing moved
+ *
+ * Called when the periodic balance of a busy CPU moved nothing. In
+ * %IPCC_MODE_FULL, for an asymmetric domain (%SD_ASYM_PACKING or
+ * %SD_ASYM_CPUCAPACITY; not the SMT level, not NUMA): looks for the busy
+ * CPU of @sd whose running task and this CPU's would gain most from
+ * trading places, and has migrate_swap() exchange them from a work item
+ * when ipcc_should_swap() agrees. Both tasks must be fair tasks that
+ * sched_ipcc_balance_gain() does not treat as neutral.
+ *
+ * Context: softirq, RCU read lock held (sched_balance_rq()), no
+ * runqueue lock held.
+ */
+static inline void sched_ipcc_balance_swap(struct rq *rq,
+					   struct sched_domain *sd)
+{
+	if (sched_ipcc_mode() == IPCC_MODE_FULL)
+		__sched_ipcc_balance_swap(rq, sd);
+}
+
 /**
  * sched_ipcc_debugfs_init() - create the ``ipcc`` debugfs directory
  * @parent: the scheduler's debugfs directory
@@ -427,6 +551,80 @@ static inline void sched_ipcc_account_balance(enum ipcc_stat kind,
 					      struct task_struct *p,
 					      int src_cpu, int dst_cpu,
 					      int gain) { }
+
+static inline int ipcc_pick_pull(const int *gain, int nr)
+{
+	return -1;
+}
+
+static inline bool ipcc_break_group_tie(int mode, bool tie, bool pick,
+					int gain_cand, int gain_busiest)
+{
+	return pick;
+}
+
+static inline bool ipcc_asym_pick(int mode, int prio_cmp, int gain_cand,
+				  int gain_busiest)
+{
+	return prio_cmp > 0;
+}
+
+static inline bool ipcc_break_rq_tie(int mode, int gain_cand,
+				     int gain_busiest)
+{
+	return false;
+}
+
+static inline bool ipcc_should_swap(int gain_a, int gain_b, int threshold,
+				    u64 now, u64 last_swap, u64 ratelimit)
+{
+	return false;
+}
+
+static inline bool ipcc_class_misfit(int score_here, int best_score,
+				     int threshold)
+{
+	return false;
+}
+
+static inline long ipcc_numa_class_delta(int gain_p, int gain_cur)
+{
+	return 0;
+}
+
+static inline bool ipcc_numa_tie_win(int mode, long imp, long best_imp,
+				     long min_imp, long delta,
+				     long best_delta)
+{
+	return false;
+}
+
+static inline bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown)
+{
+	return false;
+}
+
+static inline int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu,
+					  int dst_cpu)
+{
+	return 0;
+}
+
+static inline bool sched_ipcc_balance_movable(struct task_struct *p)
+{
+	return false;
+}
+
+static inline void sched_ipcc_note_migrate(struct task_struct *p) { }
+
+static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
+				     bool account)
+{
+	return false;
+}
+
+static inline void sched_ipcc_balance_swap(struct rq *rq,
+					   struct sched_domain *sd) { }
 
 static inline void sched_ipcc_debugfs_init(struct dentry *parent) { }
 

@@ -38,8 +38,13 @@
  *         arch backend (CONFIG_X86_IPCC_EMULATION), never touched by the
  *         core; copied to the child at fork and kept across exec, so that
  *         a shell can give everything it starts a known class.
+ * @last_migrate: low 32 bits of jiffies at the task's last class-driven
+ *         migration (a pull or a swap by class), never 0 once set;
+ *         0 when there was none. The balancer leaves the task's class out
+ *         of its decisions for the ``cooldown_ms`` knob after it, so that
+ *         class logic never moves a task back and forth. Copied at fork.
  *
- * Five bytes, embedded in &struct task_struct as ``ipcc``.
+ * Twelve bytes with padding, embedded in &struct task_struct as ``ipcc``.
  *
  * Lifecycle:
  *
@@ -57,7 +62,10 @@
  * Writers hold the task's runqueue lock (the tick runs with it held,
  * exec and overrides take task_rq_lock()); fork writes the child before
  * it is visible. Readers may read @class and @flags locklessly with
- * READ_ONCE().
+ * READ_ONCE(). @last_migrate is written with WRITE_ONCE() by the
+ * balancer, not always under the task's runqueue lock (a swap is decided
+ * without it), and read with READ_ONCE(): a stale value only shifts one
+ * cooldown.
  */
 struct sched_ipcc_task {
 	u8	class;
@@ -65,6 +73,7 @@ struct sched_ipcc_task {
 	u8	cnt;
 	u8	flags;
 	u8	emu_class;
+	u32	last_migrate;
 };
 
 /**
@@ -76,6 +85,7 @@ struct sched_ipcc_task {
 	.cnt	= 0,				\
 	.flags	= 0,				\
 	.emu_class = IPCC_CLASS_NONE,		\
+	.last_migrate = 0,			\
 }
 
 #endif /* _LINUX_SCHED_IPCC_TYPES_H */

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IPC classes (IPCC): class-aware load balancing.
+ *
+ * The gain of moving a task from CPU s to CPU d is the score of its class
+ * on d minus its score on s (sched_ipcc_task_gain(), normalised units);
+ * a swap gains the sum of both moves. Unclassified tasks gain 0. The
+ * fair-class balancer consults classes in these places, each behind
+ * sched_ipcc_key and the mode (kernel.sched_ipcc):
+ *
+ * =================== ===== ==============================================
+ * where (fair.c)      mode  decision
+ * =================== ===== ==============================================
+ * detach_tasks()      1, 2  ipcc_pick_pull(): which task a pull takes
+ *                           first (mode 1: only idle and newly idle pulls
+ *                           that count tasks, which any task serves
+ *                           equally; mode 2: every pull but misfit).
+ * update_sd_pick_     1, 2  ipcc_break_group_tie(), ipcc_asym_pick(): the
+ * busiest()                 busiest group, when the existing rules tie
+ *                           (mode 2: asym packing ranks gain above CPU
+ *                           priority).
+ * sched_balance_      1, 2  ipcc_break_rq_tie(): the busiest runqueue, when
+ * find_src_rq()             the existing rules tie.
+ * sched_balance_rq()  2     ipcc_should_swap(): exchange two running
+ *                           tasks with migrate_swap() when every CPU is
+ *                           busy and nothing else moves.
+ * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
+ * status()                  much better on a bigger CPU is a misfit.
+ * task_numa_compare() 1, 2  ipcc_numa_tie_win(), ipcc_numa_class_delta():
+ *                           NUMA swap ties (mode 2: the class term is part
+ *                           of the swap's improvement); the idle CPU a
+ *                           NUMA move lands on.
+ * =================== ===== ==============================================
+ *
+ * The decisions are pure functions of plain values, unit tested by
+ * tests/ipcc_balance-kunit.h, which is included at the end of this file.
+ * The hooks in fair.c only gather their inputs and act through the
+ * balancer's own mechanisms.
+ *
+ * Safety. Class logic never touches tasks of other scheduling classes
+ * than the fair class, kernel threads (per-CPU ones included), tasks
+ * that may run on one CPU only, or exiting tasks; their gain is 0, as is
+ * the gain of an unclassified task. A task moved because of its class (a
+ * pull it was picked for, a swap) is left alone by class logic for
+ * the ``cooldown_ms`` knob (&struct sched_ipcc_task.last_migrate), and a
+ * CPU takes part in at most one swap per %IPCC_SWAP_RATELIMIT_NS, so that
+ * class logic cannot make tasks ping-pong. Every class-driven decision is
+ * counted with sched_ipcc_account_balance().
+ *
+ * Locking:
+ *
+ * rq->lock   The pull and misfit hooks run with the source runqueue
+ *            locked by fair.c; the rest runs without runqueue locks.
+ * RCU        Remote rq->curr is read with rcu_dereference() under the
+ *            balancer's RCU read lock; a task found that way is only
+ *            referenced inside that section, or pinned with
+ *            get_task_struct() first (swaps). The score table is RCU
+ *            protected by the core.
+ * per-CPU    A CPU's swap slot is claimed with an atomic flag and
+ *            released by its work item, which drops the task references.
+ * (none)     Knobs and swap timestamps are single words read and written
+ *            with READ_ONCE()/WRITE_ONCE(); a stale value only shifts one
+ *            decision.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
+#include <linux/mmu_context.h>
+#include <linux/sched/clock.h>
+#include <linux/workqueue.h>
+
+#include "sched.h"
+#include "ipcc.h"
+
+/*
+ * A CPU takes part in at most one class-driven swap per 4 ms: as long as
+ * a tick at HZ=250, about the time a swap's two stopper runs and the
+ * following context switches take on a loaded system, and short against
+ * the busy balance interval of a domain.
+ */
+#define IPCC_SWAP_RATELIMIT_NS	(4 * NSEC_PER_MSEC)
+
+/*
+ * NUMA: imp (task_numa_compare()) is a difference of per-mille NUMA fault
+ * shares: a task with all its faults on one node has a weight of 1000
+ * there, so a swap's imp ranges over +-1998. A full-scale class gain
+ * (IPCC_SCORE_SCALE) is worth 250 imp, a quarter of one task's complete
+ * locality: enough to decide between swaps of similar locality value or
+ * to outweigh a marginal one, never enough to overturn a clear locality
+ * gain.
+ */
+#define IPCC_NUMA_CLASS_WEIGHT	250
+
+static unsigned int ipcc_swap_threshold __read_mostly =
+	IPCC_SWAP_THRESHOLD_DEFAULT;
+static unsigned int ipcc_misfit_threshold __read_mostly =
+	IPCC_MISFIT_THRESHOLD_DEFAULT;
+static unsigned int ipcc_cooldown_ms __read_mostly = IPCC_COOLDOWN_MS_DEFAULT;
+/* ipcc_cooldown_ms in jiffies, as used by the hot paths. */
+static unsigned long ipcc_cooldown_jiffies __read_mostly;
+
+/*
+ * Pure decisions.
+ */
+
+/**
+ * ipcc_pick_pull() - pick the task a pull should take first
+ * @gain: gains on the destination of the candidates, in the order the
+ *        balancer would try them (index 0 first)
+ * @nr:   number of candidates
+ *
+ * The candidate with the highest gain wins, so that the destination gets
+ * the task that gains most there, or loses least at the source. Equal
+ * gains keep the balancer's order. The pick never has a lower gain than
+ * the balancer's own first choice, so class never makes a pull worse.
+ *
+ * Return: the index of the pick; 0 when the balancer's order stands; -1
+ * when there is no candidate.
+ */
+int ipcc_pick_pull(const int *gain, int nr)
+{
+	int i, best = -1;
+
+	for (i = 0; i < nr; i++) {
+		if (best < 0 || gain[i] > gain[best])
+			best = i;
+	}
+
+	return best;
+}
+
+/**
+ * ipcc_break_group_tie() - break a tie between two busiest-group candidates
+ * @mode:         the IPCC mode
+ * @tie:          whether the existing rules see the two groups as equal
+ * @pick:         the existing rules' verdict: true when the candidate
+ *                replaces the current busiest group
+ * @gain_cand:    best gain on the destination of a task running in the
+ *                candidate group
+ * @gain_busiest: the same for the current busiest group
+ *
+ * Only ties are broken, in any mode but %IPCC_MODE_OFF: the group whose
+ * running task gains more on the destination wins. Equal gains keep the
+ * existing verdict.
+ *
+ * Return: true when the candidate becomes the busiest group.
+ */
+bool ipcc_break_group_tie(int mode, bool tie, bool pick, int gain_cand,
+			  int gain_busiest)
+{
+	if (mode < IPCC_MODE_TIEBREAK || !tie || gain_cand == gain_busiest)
+		return pick;
+
+	return gain_cand > gain_busiest;
+}
+
+/**
+ * ipcc_asym_pick() - choose between two asym packing groups
+ * @mode:         the IPCC mode
+ * @prio_cmp:     the existing rule: > 0 when the current busiest group's
+ *                preferred CPU has the higher priority (the candidate, on
+ *                lower-priority CPUs, wins), < 0 when the candidate's
+ *                has, 0 when the priorities are equal
+ * @gain_cand:    best gain on the destination of a task running in the
+ *                candidate group
+ * @gain_busiest: the same for the current busiest group
+ *
+ * Several groups could send a task to an idle CPU of higher priority.
+ * The balancer empties the lowest-priority one first; with equal
+ * priorities the group whose task gains most on the destination goes
+ * first (%IPCC_MODE_TIEBREAK). In %IPCC_MODE_FULL the gain ranks above
+ * the priority, which only decides between equal gains.
+ *
+ * Return: true when the candidate becomes the busiest group.
+ */
+bool ipcc_asym_pick(int mode, int prio_cmp, int gain_cand, int gain_busiest)
+{
+	if (mode >= IPCC_MODE_FULL && gain_cand != gain_busiest)
+		return gain_cand > gain_busiest;
+
+	if (prio_cmp)
+		return prio_cmp > 0;
+
+	return ipcc_break_group_tie(mode, true, false, gain_cand, gain_busiest);
+}
+
+/**
+ * ipcc_break_rq_tie() - break a tie between two CPUs or runqueues
+ * @mode:         the IPCC mode
+ * @gain_cand:    gain on the destination of the candidate's task
+ * @gain_busiest: gain on the destination of the current choice's task
+ *
+ * For choices the existing rules see as equal (two runqueues with the
+ * same load, utilization, task count or misfit load; two idle CPUs of a
+ * node): the candidate wins only with a strictly higher gain, so equal
+ * gains keep the existing choice.
+ *
+ * Return: true when the candidate replaces the current choice.
+ */
+bool ipcc_break_rq_tie(int mode, int gain_cand, int gain_busiest)
+{
+	return mode >= IPCC_MODE_TIEBREAK && gain_cand > gain_busiest;
+}
+
+/**
+ * ipcc_should_swap() - whether to exchange two running tasks
+ * @gain_a:    gain of the first task moving to the second one's CPU
+ * @gain_b:    gain of the second task moving to the first one's CPU
+ * @threshold: the sum of both gains must exceed this (``swap_threshold``)
+ * @now:       the current time, in ns
+ * @last_swap: time of the last swap either CPU took part in, 0 for none
+ * @ratelimit: minimum time between two swaps of a CPU, in ns
+ *
+ * Return: true when the swap gains more than @threshold and neither CPU
+ * swapped within the last @ratelimit ns.
+ */
+bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
+		      u64 last_swap, u64 ratelimit)
+{
+	if (gain_a + gain_b <= threshold)
+		return false;
+
+	return !last_swap || now >= last_swap + ratelimit;
+}
+
+/**
+ * ipcc_class_misfit() - whether a class makes a task a misfit
+ * @score_here: the score of the task's class on its CPU
+ * @best_score: its best score on a bigger CPU the task may use
+ * @threshold:  the margin the best score must exceed (``misfit_threshold``)
+ *
+ * A score of 0 on the bigger CPUs (the hardware asking not to use them)
+ * never makes a misfit; a score of 0 here makes one whenever a bigger CPU
+ * scores above @threshold.
+ *
+ * Return: true when @best_score exceeds @score_here by more than
+ * @threshold.
+ */
+bool ipcc_class_misfit(int score_here, int best_score, int threshold)
+{
+	return best_score - score_here > threshold;
+}
+
+/**
+ * ipcc_numa_class_delta() - class term of a NUMA move or swap
+ * @gain_p:   gain of the task NUMA balancing places, from its CPU to the
+ *            destination CPU
+ * @gain_cur: gain of the task it would be swapped with, from the
+ *            destination CPU to the source CPU; 0 for a plain move
+ *
+ * Scales the gain of the swap to the units of task_numa_compare()'s imp:
+ * a full-scale gain is worth %IPCC_NUMA_CLASS_WEIGHT (250), a quarter of
+ * one task's complete locality (1000).
+ *
+ * Return: the class term in imp units, negative when the tasks would run
+ * worse.
+ */
+long ipcc_numa_class_delta(int gain_p, int gain_cur)
+{
+	return ((long)gain_p + gain_cur) * IPCC_NUMA_CLASS_WEIGHT /
+	       IPCC_SCORE_SCALE;
+}
+
+/**
+ * ipcc_numa_tie_win() - break a tie between two NUMA swap candidates
+ * @mode:       the IPCC mode
+ * @imp:        improvement of the candidate swap
+ * @best_imp:   improvement of the best candidate so far
+ * @min_imp:    the smallest improvement worth a swap at all
+ * @delta:      class term of the candidate (ipcc_numa_class_delta())
+ * @best_delta: class term of the best candidate so far
+ *
+ * task_numa_compare() keeps its first best candidate against equal ones;
+ * with classes, an equally good candidate replaces it when its tasks run
+ * better.
+ *
+ * Return: true when the candidate, of the same worthwhile improvement as
+ * the best one, has the larger class term.
+ */
+bool ipcc_numa_tie_win(int mode, long imp, long best_imp, long min_imp,
+		       long delta, long best_delta)
+{
+	return mode >= IPCC_MODE_TIEBREAK && imp >= min_imp &&
+	       imp == best_imp && delta > best_delta;
+}
+
+/**
+ * ipcc_in_cooldown() - whether a task is in its post-migration cooldown
+ * @now:      the low 32 bits of jiffies
+ * @last:     &struct sched_ipcc_task.last_migrate, 0 for never
+ * @cooldown: the cooldown, in jiffies; 0 for none
+ *
+ * Wraparound safe for cooldowns below 2^31 jiffies.
+ *
+ * Return: true within @cooldown jiffies of @last.
+ */
+bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown)
+{
+	return last && (u32)(now - last) < cooldown;
+}
+
+/*
+ * Task state.
+ */
+
+bool sched_ipcc_balance_movable(struct task_struct *p)
+{
+	if (p->sched_class != &fair_sched_class)
+		return false;
+	if (p->flags & (PF_KTHREAD | PF_EXITING))
+		return false;
+	if (p->nr_cpus_allowed <= 1)
+		return false;
+
+	return !ipcc_in_cooldown((u32)jiffies, READ_ONCE(p->ipcc.last_migrate),
+				 READ_ONCE(ipcc_cooldown_jiffies));
+}
+
+int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu)
+{
+	if (!sched_ipcc_balance_movable(p))
+		return 0;
+
+	return sched_ipcc_task_gain(p, src_cpu, dst_cpu);
+}
+
+void sched_ipcc_note_migrate(struct task_struct *p)
+{
+	u32 now = (u32)jiffies;
+
+	WRITE_ONCE(p->ipcc.last_migrate, now ?: 1);
+}
+
+/*
+ * Misfit: the best score of @class on the CPUs of more capacity than
+ * @cpu's that @p may use. asym_cap_list is sorted by decreasing capacity.
+ * Return the score and set *best_cpu, or return -1 when there is no such
+ * CPU.
+ */
+static int ipcc_best_bigger_score(struct task_struct *p, int cpu, int class,
+				  int *best_cpu)
+{
+	unsigned long cap = arch_scale_cpu_capacity(cpu);
+	struct asym_cap_data *entry;
+	int c, score, best = -1;
+
+	guard(rcu)();
+	list_for_each_entry_rcu(entry, &asym_cap_list, link) {
+		if (entry->capacity <= cap)
+			break;
+
+		for_each_cpu_and(c, cpu_capacity_span(entry), p->cpus_ptr) {
+			if (!cpu_active(c))
+				continue;
+
+			score = sched_ipcc_score(c, class);
+			if (score > best) {
+				best = score;
+				*best_cpu = c;
+			}
+		}
+	}
+
+	return best;
+}
+
+bool __sched_ipcc_misfit(struct task_struct *p, int cpu, bool account)
+{
+	int class = sched_ipcc_task_class(p);
+	int here, best, best_cpu = -1;
+
+	if (class < 0 || !sched_ipcc_balance_movable(p))
+		return false;
+
+	best = ipcc_best_bigger_score(p, cpu, class, &best_cpu);
+	if (best < 0)
+		return false;
+
+	here = sched_ipcc_score(cpu, class);
+	if (!ipcc_class_misfit(here, best, READ_ONCE(ipcc_misfit_threshold)))
+		return false;
+
+	if (account)
+		sched_ipcc_account_balance(IPCC_STAT_MISFIT, p, cpu, best_cpu,
+					   best - here);
+	return true;
+}
+
+/*
+ * Swaps. Each CPU has one slot: a swap it decided and whose work item
+ * has not run yet. migrate_swap() stops both CPUs and waits for them, so
+ * it runs from a work item, never from the balancer's softirq.
+ */
+struct ipcc_swap {
+	struct work_struct	work;
+	struct task_struct	*a;
+	struct task_struct	*b;
+	int			cpu_a;
+	int			cpu_b;
+	int			gain;
+	atomic_t		busy;
+};
+
+static DEFINE_PER_CPU(struct ipcc_swap, ipcc_swap_slot);
+/* local_clock() of the last swap a CPU took part in. */
+static DEFINE_PER_CPU(u64, ipcc_last_swap);
+
+static void ipcc_swap_workfn(struct work_struct *work)
+{
+	struct ipcc_swap *s = container_of(work, struct ipcc_swap, work);
+
+	/*
+	 * migrate_swap() checks again, with both runqueues locked, that
+	 * each task is still on its CPU and may run on the other one.
+	 */
+	if (sched_ipcc_mode() == IPCC_MODE_FULL &&
+	    !migrate_swap(s->a, s->b, s->cpu_b, s->cpu_a))
+		sched_ipcc_account_balance(IPCC_STAT_SWAP, s->a, s->cpu_a,
+					   s->cpu_b, s->gain);
+
+	put_task_struct(s->a);
+	put_task_struct(s->b);
+	atomic_set_release(&s->busy, 0);
+}
+
+static bool ipcc_swappable(struct task_struct *p)
+{
+	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p);
+}
+
+void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
+{
+	int this_cpu = cpu_of(rq), threshold = READ_ONCE(ipcc_swap_threshold);
+	int cpu, ga, gb, best_cpu = -1, best_gain = 0;
+	struct task_struct *a, *b, *best = NULL;
+	struct ipcc_swap *s;
+	u64 now, last_a, last;
+
+	if (!(sd->flags & (SD_ASYM_PACKING | SD_ASYM_CPUCAPACITY)) ||
+	    (sd->flags & (SD_SHARE_CPUCAPACITY | SD_NUMA)))
+		return;
+
+	s = per_cpu_ptr(&ipcc_swap_slot, this_cpu);
+	if (atomic_read(&s->busy))
+		return;
+
+	a = rcu_dereference(rq->curr);
+	if (!ipcc_swappable(a))
+		return;
+
+	now = local_clock();
+	last_a = READ_ONCE(per_cpu(ipcc_last_swap, this_cpu));
+
+	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
+		if (cpu == this_cpu)
+			continue;
+
+		b = rcu_dereference(cpu_rq(cpu)->curr);
+		if (!ipcc_swappable(b) || !cpumask_test_cpu(cpu, a->cpus_ptr) ||
+		    !cpumask_test_cpu(this_cpu, b->cpus_ptr))
+			continue;
+
+		ga = sched_ipcc_task_gain(a, this_cpu, cpu);
+		gb = sched_ipcc_task_gain(b, cpu, this_cpu);
+		last = max(last_a, READ_ONCE(per_cpu(ipcc_last_swap, cpu)));
+		if (!ipcc_should_swap(ga, gb, threshold, now, last,
+				      IPCC_SWAP_RATELIMIT_NS))
+			continue;
+
+		/* The pair that gains most; the first of equal ones. */
+		if (best && ga + gb <= best_gain)
+			continue;
+
+		best = b;
+		best_cpu = cpu;
+		best_gain = ga + gb;
+	}
+
+	if (!best || atomic_cmpxchg_acquire(&s->busy, 0, 1))
+		return;
+
+	WRITE_ONCE(per_cpu(ipcc_last_swap, this_cpu), now);
+	WRITE_ONCE(per_cpu(ipcc_last_swap, best_cpu), now);
+	sched_ipcc_note_migrate(a);
+	sched_ipcc_note_migrate(best);
+
+	get_task_struct(a);
+	get_task_struct(best);
+	s->a = a;
+	s->b = best;
+	s->cpu_a = this_cpu;
+	s->cpu_b = best_cpu;
+	s->gain = best_gain;
+	queue_work(system_unbound_wq, &s->work);
+}
+
+/*
+ * Knobs, called by ipcc_debug.c. Each is a single word: no lock.
+ */
+
+/**
+ * ipcc_get_swap_threshold() - the ``swap_threshold`` knob
+ *
+ * Return: the gain, in normalised units, a swap must exceed.
+ */
+unsigned int ipcc_get_swap_threshold(void)
+{
+	return READ_ONCE(ipcc_swap_threshold);
+}
+
+/**
+ * ipcc_set_swap_threshold() - set the ``swap_threshold`` knob
+ * @val: 0..%IPCC_SCORE_SCALE
+ *
+ * Return: 0, or -EINVAL when @val is out of range (nothing changed).
+ */
+int ipcc_set_swap_threshold(unsigned int val)
+{
+	if (val > IPCC_SCORE_SCALE)
+		return -EINVAL;
+
+	WRITE_ONCE(ipcc_swap_threshold, val);
+	return 0;
+}
+
+/**
+ * ipcc_get_misfit_threshold() - the ``misfit_threshold`` knob
+ *
+ * Return: the margin, in normalised units, by which a bigger CPU must
+ * score better for a class misfit.
+ */
+unsigned int ipcc_get_misfit_threshold(void)
+{
+	return READ_ONCE(ipcc_misfit_threshold);
+}
+
+/**
+ * ipcc_set_misfit_threshold() - set the ``misfit_threshold`` knob
+ * @val: 0..%IPCC_SCORE_SCALE
+ *
+ * Return: 0, or -EINVAL when @val is out of range (nothing changed).
+ */
+int ipcc_set_misfit_threshold(unsigned int val)
+{
+	if (val > IPCC_SCORE_SCALE)
+		return -EINVAL;
+
+	WRITE_ONCE(ipcc_misfit_threshold, val);
+	return 0;
+}
+
+/**
+ * ipcc_get_cooldown_ms() - the ``cooldown_ms`` knob
+ *
+ * Return: how long class logic leaves a task alone after moving it, in
+ * milliseconds.
+ */
+unsigned int ipcc_get_cooldown_ms(void)
+{
+	return READ_ONCE(ipcc_cooldown_ms);
+}
+
+/**
+ * ipcc_set_cooldown_ms() - set the ``cooldown_ms`` knob
+ * @ms: 0..%IPCC_COOLDOWN_MS_MAX; 0 disables the cooldown
+ *
+ * The value takes effect in whole jiffies, rounded up.
+ *
+ * Return: 0, or -EINVAL when @ms is out of range (nothing changed).
+ */
+int ipcc_set_cooldown_ms(unsigned int ms)
+{
+	if (ms > IPCC_COOLDOWN_MS_MAX)
+		return -EINVAL;
+
+	WRITE_ONCE(ipcc_cooldown_ms, ms);
+	WRITE_ONCE(ipcc_cooldown_jiffies, msecs_to_jiffies(ms));
+	return 0;
+}
+
+static int __init sched_ipcc_balance_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		INIT_WORK(&per_cpu_ptr(&ipcc_swap_slot, cpu)->work,
+			  ipcc_swap_workfn);
+
+	ipcc_cooldown_jiffies = msecs_to_jiffies(ipcc_cooldown_ms);
+
+	return 0;
+}
+early_initcall(sched_ipcc_balance_init);
+
+#ifdef CONFIG_SCHED_IPCC_KUNIT_TEST
+#include "tests/ipcc_balance-kunit.h"
+#endif

@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the pure decision functions of
+ * kernel/sched/ipcc_balance.c, the class-aware load balancer.
+ *
+ * Included at the end of ipcc_balance.c; run with:
+ *
+ *   ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched
+ *
+ * Scores below are normalised (0..1024); the emulated "vector" class
+ * scores 1024 on a P-core and 442 on an E-core, the "spin-wait" class 482
+ * on both.
+ */
+#ifndef _KERNEL_SCHED_IPCC_BALANCE_KUNIT_H
+#define _KERNEL_SCHED_IPCC_BALANCE_KUNIT_H
+
+#include <kunit/test.h>
+
+#define T_VEC_GAIN	(1024 - 442)	/* vector task, E-core to P-core */
+#define T_SPIN_GAIN	0		/* spin-wait task, either way */
+#define T_MS		NSEC_PER_MSEC
+
+static void ipcc_test_pick_pull(struct kunit *test)
+{
+	static const int none[] = { 0, 0, 0 };
+	static const int one[] = { T_SPIN_GAIN, T_VEC_GAIN, 100 };
+	static const int tie[] = { 5, 300, 300, 7 };
+	static const int neg[] = { -582, -100, -300 };
+	static const int first[] = { 300, 300, -1 };
+	static const int single[] = { -1024 };
+	int zero[2];
+
+	/* No candidate at all. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(NULL, 0), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(one, -1), -1);
+
+	/* Unclassified (all neutral): the balancer's order stands. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(none, ARRAY_SIZE(none)), 0);
+
+	/* No tie: the highest gain. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(one, ARRAY_SIZE(one)), 1);
+
+	/* Ties keep the balancer's order. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(tie, ARRAY_SIZE(tie)), 1);
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(first, ARRAY_SIZE(first)), 0);
+
+	/* All negative: the task that loses least. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(neg, ARRAY_SIZE(neg)), 1);
+
+	/* One candidate, whatever its gain. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(single, 1), 0);
+
+	/* Only @nr entries are looked at. */
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(one, 1), 0);
+
+	/* Score 0 on the destination: the task that does not care wins. */
+	zero[0] = ipcc_gain(0, 442);
+	zero[1] = ipcc_gain(482, 482);
+	KUNIT_EXPECT_EQ(test, ipcc_pick_pull(zero, ARRAY_SIZE(zero)), 1);
+}
+
+static void ipcc_test_pick_pull_never_worse(struct kunit *test)
+{
+	static const int gains[][4] = {
+		{ 0, 0, 0, 0 }, { -5, 0, 5, 0 }, { 10, -10, 20, 20 },
+		{ -1024, -1024, -1, -1 }, { 1024, 0, 0, 1024 },
+	};
+	unsigned int i;
+	int best;
+
+	for (i = 0; i < ARRAY_SIZE(gains); i++) {
+		best = ipcc_pick_pull(gains[i], 4);
+		KUNIT_ASSERT_GE(test, best, 0);
+		/* Never a lower gain than the balancer's own first choice. */
+		KUNIT_EXPECT_GE(test, gains[i][best], gains[i][0]);
+		/* A change of order only for a strictly higher gain. */
+		if (best)
+			KUNIT_EXPECT_GT(test, gains[i][best], gains[i][0]);
+	}
+}
+
+static void ipcc_test_group_tie(struct kunit *test)
+{
+	/* Mode 0 never changes anything. */
+	KUNIT_EXPECT_FALSE(test, ipcc_break_group_tie(IPCC_MODE_OFF, true,
+						      false, 500, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_break_group_tie(IPCC_MODE_OFF, true,
+						     true, 0, 500));
+
+	/* Not a tie: the existing verdict stands, in every mode. */
+	KUNIT_EXPECT_FALSE(test, ipcc_break_group_tie(IPCC_MODE_TIEBREAK,
+						      false, false, 500, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_break_group_tie(IPCC_MODE_FULL, false,
+						     true, -500, 500));
+
+	/* A tie: the higher gain wins, in both directions. */
+	KUNIT_EXPECT_TRUE(test, ipcc_break_group_tie(IPCC_MODE_TIEBREAK, true,
+						     false, T_VEC_GAIN,
+						     T_SPIN_GAIN));
+	KUNIT_EXPECT_FALSE(test, ipcc_break_group_tie(IPCC_MODE_TIEBREAK, true,
+						      true, T_SPIN_GAIN,
+						      T_VEC_GAIN));
+
+	/* Negative gains: the smaller loss wins. */
+	KUNIT_EXPECT_TRUE(test, ipcc_break_group_tie(IPCC_MODE_FULL, true,
+						     false, -100, -582));
+	KUNIT_EXPECT_FALSE(test, ipcc_break_group_tie(IPCC_MODE_FULL, true,
+						      true, -582, 0));
+
+	/* Equal gains (unclassified on both sides included): unchanged. */
+	KUNIT_EXPECT_FALSE(test, ipcc_break_group_tie(IPCC_MODE_FULL, true,
+						      false, 0, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_break_group_tie(IPCC_MODE_FULL, true,
+						     true, 300, 300));
+}
+
+static void ipcc_test_asym_pick(struct kunit *test)
+{
+	int mode;
+
+	/* Mode 0: priority only; equal priorities keep the first group. */
+	KUNIT_EXPECT_TRUE(test, ipcc_asym_pick(IPCC_MODE_OFF, 1, 0, 500));
+	KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(IPCC_MODE_OFF, -1, 500, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(IPCC_MODE_OFF, 0, 500, 0));
+
+	/* Mode 1: priority first, gain only between equal priorities. */
+	KUNIT_EXPECT_TRUE(test, ipcc_asym_pick(IPCC_MODE_TIEBREAK, 1, 0, 500));
+	KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(IPCC_MODE_TIEBREAK, -1,
+						T_VEC_GAIN, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_asym_pick(IPCC_MODE_TIEBREAK, 0,
+					       T_VEC_GAIN, T_SPIN_GAIN));
+	KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(IPCC_MODE_TIEBREAK, 0,
+						T_SPIN_GAIN, T_VEC_GAIN));
+
+	/* Mode 2: gain first, priority only between equal gains. */
+	KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(IPCC_MODE_FULL, 1, 0, 500));
+	KUNIT_EXPECT_TRUE(test, ipcc_asym_pick(IPCC_MODE_FULL, -1, 500, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_asym_pick(IPCC_MODE_FULL, -1, -1, -2));
+	KUNIT_EXPECT_TRUE(test, ipcc_asym_pick(IPCC_MODE_FULL, 1, 42, 42));
+	KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(IPCC_MODE_FULL, -1, 42, 42));
+
+	/* Everything equal: the first group stays, in every mode. */
+	for (mode = IPCC_MODE_OFF; mode <= IPCC_MODE_FULL; mode++)
+		KUNIT_EXPECT_FALSE(test, ipcc_asym_pick(mode, 0, 0, 0));
+}
+
+static void ipcc_test_rq_tie(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, ipcc_break_rq_tie(IPCC_MODE_OFF, 500, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_break_rq_tie(IPCC_MODE_TIEBREAK, 500, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_break_rq_tie(IPCC_MODE_FULL, 1, 0));
+
+	/* Equal gains and unclassified tasks keep the existing choice. */
+	KUNIT_EXPECT_FALSE(test, ipcc_break_rq_tie(IPCC_MODE_FULL, 0, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_break_rq_tie(IPCC_MODE_FULL, 300, 300));
+
+	/* Negative gains. */
+	KUNIT_EXPECT_TRUE(test, ipcc_break_rq_tie(IPCC_MODE_FULL, -1, -582));
+	KUNIT_EXPECT_FALSE(test, ipcc_break_rq_tie(IPCC_MODE_FULL, -582, 0));
+}
+
+static void ipcc_test_should_swap_threshold(struct kunit *test)
+{
+	u64 now = 1000 * T_MS, rl = 4 * T_MS;
+
+	/* A vector task to the P-core, a spin-wait task to the E-core. */
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(T_VEC_GAIN, T_SPIN_GAIN,
+						 IPCC_SWAP_THRESHOLD_DEFAULT,
+						 now, 0, rl));
+	/* The reverse swap loses. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(-T_VEC_GAIN, T_SPIN_GAIN,
+						  IPCC_SWAP_THRESHOLD_DEFAULT,
+						  now, 0, rl));
+	/* Two vector tasks trading places gain nothing. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(T_VEC_GAIN, -T_VEC_GAIN, 0,
+						  now, 0, rl));
+	/* Unclassified tasks never swap, whatever the threshold. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(0, 0, 0, now, 0, rl));
+
+	/* The sum must exceed the threshold: the edge. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(40, 24, 64, now, 0, rl));
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(40, 25, 64, now, 0, rl));
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(1, 0, 0, now, 0, rl));
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(IPCC_SCORE_SCALE, 0,
+						  IPCC_SCORE_SCALE, now, 0,
+						  rl));
+
+	/* A large loss of one task outweighs a smaller gain of the other. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(300, -301, 0, now, 0, rl));
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(301, -200, 64, now, 0, rl));
+
+	/* Score 0 (do not use this CPU) on the source: a full-scale gain. */
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(ipcc_gain(1024, 0),
+						 ipcc_gain(0, 0),
+						 IPCC_SCORE_SCALE - 1, now, 0,
+						 rl));
+	/* ... and on the destination: never worth it. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(ipcc_gain(0, 442),
+						  ipcc_gain(482, 482), 0, now,
+						  0, rl));
+}
+
+static void ipcc_test_should_swap_ratelimit(struct kunit *test)
+{
+	u64 now = 1000 * T_MS, rl = 4 * T_MS;
+
+	/* Never swapped. */
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(500, 0, 64, now, 0, rl));
+
+	/* Within the rate limit: no, whatever the gain. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(1024, 1024, 0, now, now,
+						  rl));
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(500, 0, 64, now,
+						  now - rl + 1, rl));
+
+	/* Exactly one rate limit later, and beyond. */
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(500, 0, 64, now, now - rl,
+						 rl));
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(500, 0, 64, now,
+						 now - 100 * T_MS, rl));
+
+	/* A timestamp from another CPU's slightly later clock: limited. */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(500, 0, 64, now, now + 1,
+						  rl));
+
+	/* No rate limit. */
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(500, 0, 64, now, now, 0));
+}
+
+static void ipcc_test_class_misfit(struct kunit *test)
+{
+	int thr = IPCC_MISFIT_THRESHOLD_DEFAULT;
+
+	/* Vector class on an E-core, a P-core is much better. */
+	KUNIT_EXPECT_TRUE(test, ipcc_class_misfit(442, 1024, thr));
+	/* Spin-wait class: equal scores are never a misfit. */
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(482, 482, thr));
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(482, 482, 0));
+	/* Already on the better CPU (negative difference). */
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(1024, 442, 0));
+
+	/* Unclassified tasks have the neutral score everywhere. */
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(IPCC_SCORE_NEUTRAL,
+						   IPCC_SCORE_NEUTRAL, 0));
+
+	/* Threshold edge: the difference must exceed it. */
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(500, 756, 256));
+	KUNIT_EXPECT_TRUE(test, ipcc_class_misfit(500, 757, 256));
+	KUNIT_EXPECT_TRUE(test, ipcc_class_misfit(500, 501, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(0, IPCC_SCORE_SCALE,
+						   IPCC_SCORE_SCALE));
+
+	/* Score 0: the hardware asks not to use that CPU. */
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(442, 0, thr));
+	KUNIT_EXPECT_FALSE(test, ipcc_class_misfit(0, 0, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_class_misfit(0, 300, thr));
+}
+
+static void ipcc_test_numa_class_delta(struct kunit *test)
+{
+	/* Unclassified or equal scores: no class term. */
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(0, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(T_SPIN_GAIN, 0), 0);
+
+	/* A full-scale gain is worth a quarter of one task's locality. */
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(IPCC_SCORE_SCALE, 0), 250);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(IPCC_SCORE_SCALE,
+						    IPCC_SCORE_SCALE), 500);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(-IPCC_SCORE_SCALE,
+						    -IPCC_SCORE_SCALE), -500);
+	/* 582 * 250 / 1024 = 142.09 */
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(T_VEC_GAIN, 0), 142);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(0, -T_VEC_GAIN), -142);
+
+	/* A swap of two tasks trading the same gain is neutral. */
+	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(T_VEC_GAIN, -T_VEC_GAIN),
+			0);
+
+	/* Never more than the whole locality range of a swap. */
+	KUNIT_EXPECT_LT(test, ipcc_numa_class_delta(IPCC_SCORE_SCALE,
+						    IPCC_SCORE_SCALE), 1998);
+}
+
+static void ipcc_test_numa_tie(struct kunit *test)
+{
+	/* A tie with the best candidate, a larger class term: wins. */
+	KUNIT_EXPECT_TRUE(test, ipcc_numa_tie_win(IPCC_MODE_TIEBREAK, 400, 400,
+						  30, 142, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 400, 400,
+						  30, -1, -142));
+
+	/* Not in mode 0. */
+	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_OFF, 400, 400,
+						   30, 142, 0));
+	/* Not a tie. */
+	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 399, 400,
+						   30, 142, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 401, 400,
+						   30, 142, 0));
+	/* Equal class terms (unclassified tasks): the first stays. */
+	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 400, 400,
+						   30, 0, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 400, 400,
+						   30, 0, 142));
+	/* A tie below the worthwhile improvement is no reason to swap. */
+	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 29, 29,
+						   30, 142, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 30, 30,
+						  30, 142, 0));
+}
+
+static void ipcc_test_cooldown(struct kunit *test)
+{
+	u32 cd = 5;
+
+	/* Never migrated by class. */
+	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(1000, 0, cd));
+	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(0, 0, cd));
+
+	/* Within the cooldown, and its edge. */
+	KUNIT_EXPECT_TRUE(test, ipcc_in_cooldown(1000, 1000, cd));
+	KUNIT_EXPECT_TRUE(test, ipcc_in_cooldown(1004, 1000, cd));
+	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(1005, 1000, cd));
+	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(100000, 1000, cd));
+
+	/* Across the wrap of the 32-bit jiffies. */
+	KUNIT_EXPECT_TRUE(test, ipcc_in_cooldown(2, U32_MAX - 1, cd));
+	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(3, U32_MAX - 1, cd));
+
+	/* No cooldown configured. */
+	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(1000, 1000, 0));
+}
+
+static void ipcc_test_task_eligibility(struct kunit *test)
+{
+	unsigned int cooldown = ipcc_get_cooldown_ms();
+	struct task_struct *p;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->sched_class = &fair_sched_class;
+	p->nr_cpus_allowed = 2;
+	p->ipcc = (struct sched_ipcc_task)SCHED_IPCC_TASK_INIT;
+	KUNIT_ASSERT_EQ(test, ipcc_set_cooldown_ms(IPCC_COOLDOWN_MS_MAX), 0);
+
+	KUNIT_EXPECT_TRUE(test, sched_ipcc_balance_movable(p));
+	/* Unclassified: neutral, wherever it goes. */
+	KUNIT_EXPECT_EQ(test, sched_ipcc_balance_gain(p, 0, 1), 0);
+
+	/* A class-driven move starts the cooldown... */
+	sched_ipcc_note_migrate(p);
+	KUNIT_EXPECT_NE(test, p->ipcc.last_migrate, 0U);
+	KUNIT_EXPECT_FALSE(test, sched_ipcc_balance_movable(p));
+	KUNIT_EXPECT_EQ(test, sched_ipcc_balance_gain(p, 0, 1), 0);
+
+	/* ... which ends. */
+	p->ipcc.last_migrate = (u32)jiffies -
+			       msecs_to_jiffies(IPCC_COOLDOWN_MS_MAX) - 1;
+	KUNIT_EXPECT_TRUE(test, sched_ipcc_balance_movable(p));
+
+	/* Pinned tasks, kernel threads, exiting tasks: never. */
+	p->nr_cpus_allowed = 1;
+	KUNIT_EXPECT_FALSE(test, sched_ipcc_balance_movable(p));
+	p->nr_cpus_allowed = 2;
+	p->flags = PF_KTHREAD;
+	KUNIT_EXPECT_FALSE(test, sched_ipcc_balance_movable(p));
+	p->flags = PF_EXITING;
+	KUNIT_EXPECT_FALSE(test, sched_ipcc_balance_movable(p));
+	p->flags = 0;
+
+	/* Other scheduling classes: never. */
+	p->sched_class = &rt_sched_class;
+	KUNIT_EXPECT_FALSE(test, sched_ipcc_balance_movable(p));
+	p->sched_class = &dl_sched_class;
+	KUNIT_EXPECT_FALSE(test, sched_ipcc_balance_movable(p));
+
+	KUNIT_EXPECT_EQ(test, ipcc_set_cooldown_ms(cooldown), 0);
+}
+
+static void ipcc_test_knobs(struct kunit *test)
+{
+	unsigned int swap = ipcc_get_swap_threshold();
+	unsigned int misfit = ipcc_get_misfit_threshold();
+	unsigned int cooldown = ipcc_get_cooldown_ms();
+
+	KUNIT_EXPECT_EQ(test, ipcc_set_swap_threshold(0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_get_swap_threshold(), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_set_swap_threshold(IPCC_SCORE_SCALE), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_set_swap_threshold(IPCC_SCORE_SCALE + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_get_swap_threshold(), IPCC_SCORE_SCALE);
+
+	KUNIT_EXPECT_EQ(test, ipcc_set_misfit_threshold(IPCC_SCORE_SCALE + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_get_misfit_threshold(), misfit);
+
+	KUNIT_EXPECT_EQ(test, ipcc_set_cooldown_ms(IPCC_COOLDOWN_MS_MAX), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_set_cooldown_ms(IPCC_COOLDOWN_MS_MAX + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ipcc_get_cooldown_ms(), IPCC_COOLDOWN_MS_MAX);
+	KUNIT_EXPECT_EQ(test, ipcc_cooldown_jiffies,
+			msecs_to_jiffies(IPCC_COOLDOWN_MS_MAX));
+	KUNIT_EXPECT_EQ(test, ipcc_set_cooldown_ms(0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_cooldown_jiffies, 0UL);
+
+	KUNIT_EXPECT_EQ(test, ipcc_set_swap_threshold(swap), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_set_misfit_threshold(misfit), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_set_cooldown_ms(cooldown), 0);
+}
+
+static struct kunit_case ipcc_balance_test_cases[] = {
+	KUNIT_CASE(ipcc_test_pick_pull),
+	KUNIT_CASE(ipcc_test_pick_pull_never_worse),
+	KUNIT_CASE(ipcc_test_group_tie),
+	KUNIT_CASE(ipcc_test_asym_pick),
+	KUNIT_CASE(ipcc_test_rq_tie),
+	KUNIT_CASE(ipcc_test_should_swap_threshold),
+	KUNIT_CASE(ipcc_test_should_swap_ratelimit),
+	KUNIT_CASE(ipcc_test_class_misfit),
+	KUNIT_CASE(ipcc_test_numa_class_delta),
+	KUNIT_CASE(ipcc_test_numa_tie),
+	KUNIT_CASE(ipcc_test_cooldown),
+	KUNIT_CASE(ipcc_test_task_eligibility),
+	KUNIT_CASE(ipcc_test_knobs),
+	{}
+};
+
+static struct kunit_suite ipcc_balance_test_suite = {
+	.name = "sched_ipcc_balance",
+	.test_cases = ipcc_balance_test_cases,
+};
+
+kunit_test_suite(ipcc_balance_test_suite);
+
+#endif /* _KERNEL_SCHED_IPCC_BALANCE_KUNIT_H */

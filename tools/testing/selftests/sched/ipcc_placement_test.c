@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement by the class-aware load balancer (kernel/sched/ipcc_balance.c)
+ * on an emulated hybrid CPU (CONFIG_X86_IPCC_EMULATION).
+ *
+ * Busy child processes get known classes through the emulated class
+ * register (ipcc_emu/task_class): class 1, "vector", scores 255 on a
+ * P-core and 110 on an E-core (a large gain on a P-core); class 3,
+ * "spin-wait", 120 on both (no gain anywhere). Each scenario starts the
+ * high-gain tasks pinned to E-cores and the others on the P-cores, then
+ * lets every task go anywhere, waits for the balancer to settle and
+ * samples where each task runs (field 39 of /proc/PID/stat) every 50 ms.
+ * The result is the share of the high-gain tasks' samples on P-cores; the
+ * scenarios are sized so that all high-gain tasks fit on the P-cores, so
+ * the ideal share is 1.
+ *
+ * - under: twice as many busy tasks as P-cores, one high-gain task per
+ *          two P-cores; then a spin-wait task that started on an E-core
+ *          turns vector in the middle of the run;
+ * - full:  one task per online CPU, as many high-gain tasks as P CPUs;
+ * - over:  two tasks per online CPU, twice as many high-gain tasks as P
+ *          CPUs.
+ *
+ * Each scenario runs with kernel.sched_ipcc=0 (mainline: the IPCC
+ * counters in sched/ipcc/stats must not move) and =2 (the share must be
+ * at least 0.6 and above the mode-0 share by a margin); "full" also runs
+ * with =1 (tie-breaks only: no swap and no misfit may be counted). The
+ * shares are printed as TAP comments. The placement scenarios run on the
+ * adl and lnl profiles they were sized for and skip elsewhere.
+ *
+ * numa: on a guest with two NUMA nodes and NUMA balancing, the "full"
+ * scenario with tasks that touch memory: no crash, no counter moving in
+ * mode 0, and a mode-2 share not worse than the mode-0 one by a wide
+ * margin.
+ *
+ * Needs root and debugfs. Restores kernel.sched_ipcc,
+ * kernel.numa_balancing and any emulated score it had to set.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+
+#define EMU_DIR		"/sys/kernel/debug/ipcc_emu"
+#define STATS		"/sys/kernel/debug/sched/ipcc/stats"
+#define IPCC_SYSCTL	"/proc/sys/kernel/sched_ipcc"
+#define NUMA_SYSCTL	"/proc/sys/kernel/numa_balancing"
+#define NODE_ONLINE	"/sys/devices/system/node/online"
+#define CPU_DIR		"/sys/devices/system/cpu"
+#define MAX_CPUS	1024
+#define MAX_TASKS	256
+#define MAX_STATS	16
+#define BUF_SIZE	16384
+
+#define CLASS_HIGH	1	/* vector: P 255, E 110 */
+#define CLASS_ZERO	3	/* spin-wait: P 120, E 120 */
+#define NR_CLASSES_MIN	4
+
+/* After a mode switch: work items of the previous mode have run. */
+#define MODE_MS		300
+/* Debounce of a new class: a few ticks of the task, with room to spare. */
+#define CLASS_MS	300
+/* Settling before sampling, sampling window, sampling period. */
+#define SETTLE_MS	2500
+#define WINDOW_MS	2500
+#define SHORT_MS	1000
+#define SAMPLE_MS	50
+#define MIN_SAMPLES	10
+
+/* Mode 2: at least this share, and this much above mode 0 (percent). */
+#define MIN_SHARE_PCT	60
+#define MIN_MARGIN_PCT	5
+/* NUMA: mode 2 may be worse than mode 0 by this much at most (percent). */
+#define NUMA_SLACK_PCT	30
+/* Memory each task of the NUMA scenario keeps touching. */
+#define NUMA_BUF_SIZE	(8 << 20)
+
+struct task {
+	pid_t	pid;
+	int	class;
+};
+
+struct counters {
+	char		name[MAX_STATS][32];
+	uint64_t	val[MAX_STATS];
+	int		nr;
+};
+
+struct placement {
+	char profile[32];
+	cpu_set_t p, e;			/* online P-core and E-core CPUs */
+	cpu_set_t all;			/* both */
+	int pcpu[MAX_CPUS], np;		/* online P CPUs, ascending */
+	int ecpu[MAX_CPUS], ne;		/* online E CPUs, ascending */
+	int slot[MAX_CPUS], nslots;	/* first online thread of each P-core */
+	char mode[16];			/* kernel.sched_ipcc at setup */
+	char numab[16];			/* kernel.numa_balancing to restore */
+	char scores[8][64];		/* emulated scores to restore */
+	int nscores;
+	struct task t[MAX_TASKS];
+	int nr;
+};
+
+FIXTURE(place) {
+	struct placement pl;
+};
+
+/* Read a whole small file; return its length or -errno. */
+static int read_text(const char *path, char *buf, size_t size)
+{
+	ssize_t n, len = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+
+	while ((size_t)len < size - 1) {
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return len;
+}
+
+/* One write() of @s; return 0 or -errno. */
+static int write_text(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? n : 0;
+}
+
+/* "0-3,5,7-8" (or an empty string) into @set; -1 when malformed. */
+static int parse_cpulist(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+
+	while (*s && *s != '\n') {
+		char *end;
+		long a, b;
+
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0 || a >= MAX_CPUS)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= MAX_CPUS)
+				return -1;
+			s = end;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -1;
+	}
+
+	return 0;
+}
+
+static int read_cpulist(const char *path, cpu_set_t *set)
+{
+	char buf[BUF_SIZE];
+
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return -1;
+
+	return parse_cpulist(buf, set);
+}
+
+static bool cpu_online(int cpu)
+{
+	char path[128], buf[16];
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		/* No online file: a CPU that cannot go offline, if present. */
+		return cpu == 0;
+
+	return buf[0] == '1';
+}
+
+/* The online CPUs of @set into @out and, ascending, into @list. */
+static int online_of(const cpu_set_t *set, cpu_set_t *out, int *list)
+{
+	int cpu, n = 0;
+
+	CPU_ZERO(out);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (CPU_ISSET(cpu, set) && cpu_online(cpu)) {
+			CPU_SET(cpu, out);
+			list[n++] = cpu;
+		}
+	}
+
+	return n;
+}
+
+/* The first online thread of the core of each CPU of @list. */
+static int first_threads(const int *list, int n, int *slot)
+{
+	char path[128];
+	cpu_set_t sib, seen;
+	int i, cpu, nslots = 0;
+
+	CPU_ZERO(&seen);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path),
+			 CPU_DIR "/cpu%d/topology/thread_siblings_list", list[i]);
+		if (read_cpulist(path, &sib))
+			CPU_ZERO(&sib);
+		CPU_SET(list[i], &sib);
+
+		for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+			if (CPU_ISSET(cpu, &sib) && cpu_online(cpu))
+				break;
+		}
+		if (cpu == MAX_CPUS || CPU_ISSET(cpu, &seen))
+			continue;
+		CPU_SET(cpu, &seen);
+		slot[nslots++] = cpu;
+	}
+
+	return nslots;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The CPU a task last ran on: field 39 of /proc/PID/stat. */
+static int task_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return -1;
+
+	/* Field 2 (comm) may hold blanks: count from its closing paren. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (field = 2; field < 39; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+
+	return atoi(p + 1);
+}
+
+/* "NAME VALUE" lines of the IPCC stats file. */
+static int read_counters(struct counters *c)
+{
+	char buf[BUF_SIZE], *line, *save;
+	unsigned long long v;
+
+	c->nr = 0;
+	if (read_text(STATS, buf, sizeof(buf)) < 0)
+		return -1;
+
+	for (line = strtok_r(buf, "\n", &save); line && c->nr < MAX_STATS;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%31s %llu", c->name[c->nr], &v) != 2)
+			return -1;
+		c->val[c->nr++] = v;
+	}
+
+	return c->nr ? 0 : -1;
+}
+
+/* How much counter @name grew from @a to @b; -1 when it is missing. */
+static long long counter_delta(const struct counters *a,
+			       const struct counters *b, const char *name)
+{
+	int i, j;
+
+	for (i = 0; i < a->nr; i++) {
+		if (strcmp(a->name[i], name))
+			continue;
+		for (j = 0; j < b->nr; j++) {
+			if (!strcmp(b->name[j], name))
+				return b->val[j] - a->val[i];
+		}
+	}
+
+	return -1;
+}
+
+static void print_counters(const char *what, const struct counters *a,
+			   const struct counters *b)
+{
+	char line[512] = "";
+	int i, len = 0;
+
+	for (i = 0; i < a->nr && len < (int)sizeof(line) - 48; i++)
+		len += snprintf(line + len, sizeof(line) - len, " %s=%lld",
+				a->name[i], counter_delta(a, b, a->name[i]));
+	ksft_print_msg("%s counters:%s\n", what, line);
+}
+
+/* Touch memory (NUMA scenario) or just spin, until killed. */
+static void busy_loop(bool touch)
+{
+	char *buf = NULL;
+	size_t i = 0;
+
+	if (touch)
+		buf = calloc(1, NUMA_BUF_SIZE);
+	for (;;) {
+		if (buf) {
+			buf[i]++;
+			i = (i + 64) % NUMA_BUF_SIZE;
+		}
+		/* Keep the stores, and the loop. */
+		__asm__ __volatile__("" : : "r"(buf) : "memory");
+	}
+}
+
+/* A busy child pinned to @cpu, of emulated class @class. */
+static pid_t spawn(struct __test_metadata *_metadata,
+		   struct placement *pl, int cpu, int class, bool touch)
+{
+	char cmd[64];
+	cpu_set_t one;
+	pid_t pid;
+
+	ASSERT_LT(pl->nr, MAX_TASKS);
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			_exit(1);
+		busy_loop(touch);
+	}
+
+	pl->t[pl->nr].pid = pid;
+	pl->t[pl->nr].class = class;
+	pl->nr++;
+
+	snprintf(cmd, sizeof(cmd), "%d %d", pid, class);
+	ASSERT_EQ(0, write_text(EMU_DIR "/task_class", cmd)) {
+		TH_LOG("cannot set the class of %d", pid);
+	}
+
+	return pid;
+}
+
+static void set_class(struct __test_metadata *_metadata,
+		      struct placement *pl, int i, int class)
+{
+	char cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "%d %d", pl->t[i].pid, class);
+	ASSERT_EQ(0, write_text(EMU_DIR "/task_class", cmd));
+	pl->t[i].class = class;
+}
+
+/* Let every task run on every typed CPU. */
+static void unpin_all(struct __test_metadata *_metadata,
+		      struct placement *pl)
+{
+	int i;
+
+	for (i = 0; i < pl->nr; i++) {
+		EXPECT_EQ(0, sched_setaffinity(pl->t[i].pid,
+					       sizeof(pl->all), &pl->all));
+	}
+}
+
+static void stop_tasks(struct placement *pl)
+{
+	int i;
+
+	for (i = 0; i < pl->nr; i++)
+		kill(pl->t[i].pid, SIGKILL);
+	for (i = 0; i < pl->nr; i++)
+		waitpid(pl->t[i].pid, NULL, 0);
+	pl->nr = 0;
+}
+
+static void set_mode(struct __test_metadata *_metadata, int mode)
+{
+	char buf[8];
+
+	snprintf(buf, sizeof(buf), "%d\n", mode);
+	ASSERT_EQ(0, write_text(IPCC_SYSCTL, buf));
+	sleep_ms(MODE_MS);
+}
+
+/*
+ * Sample for @window_ms, and on until MIN_SAMPLES rounds were taken (an
+ * over-subscribed guest may give the sampler little CPU), but never longer
+ * than four windows; return the share of the high-gain tasks' samples on
+ * P CPUs. All tasks must stay alive. The sampler runs at a higher priority
+ * than the tasks it watches (they were forked before), so that it gets to
+ * sample at all on a slow host.
+ */
+static double sample(struct __test_metadata *_metadata,
+		     struct placement *pl, long window_ms)
+{
+	long start_ms = now_ms(), on_p = 0, total = 0;
+	int i, cpu, rounds = 0;
+	int old_nice = getpriority(PRIO_PROCESS, 0);
+
+	setpriority(PRIO_PROCESS, 0, -10);
+	while (now_ms() < start_ms + 4 * window_ms &&
+	       (now_ms() < start_ms + window_ms || rounds < MIN_SAMPLES)) {
+		for (i = 0; i < pl->nr; i++) {
+			if (pl->t[i].class != CLASS_HIGH)
+				continue;
+			cpu = task_cpu(pl->t[i].pid);
+			ASSERT_GE(cpu, 0) {
+				TH_LOG("task %d is gone", pl->t[i].pid);
+			}
+			if (cpu < MAX_CPUS && CPU_ISSET(cpu, &pl->p))
+				on_p++;
+			total++;
+		}
+		rounds++;
+		sleep_ms(SAMPLE_MS);
+	}
+	setpriority(PRIO_PROCESS, 0, old_nice);
+
+	ASSERT_GE(rounds, MIN_SAMPLES);
+	ASSERT_GT(total, 0);
+	return (double)on_p / total;
+}
+
+/*
+ * Make sure the two classes the scenarios use have the scores they are
+ * sized for; remember what to restore.
+ */
+static void prepare_scores(struct __test_metadata *_metadata,
+			   struct placement *pl)
+{
+	static const struct {
+		char type;
+		int class, perf, eff;
+	} want[] = {
+		{ 'P', CLASS_HIGH, 255, 140 }, { 'E', CLASS_HIGH, 110, 200 },
+		{ 'P', CLASS_ZERO, 120, 60 }, { 'E', CLASS_ZERO, 120, 255 },
+	};
+	char buf[BUF_SIZE], *line, *save, type, cmd[64];
+	int class, perf, eff;
+	unsigned int i;
+	bool ok;
+
+	ASSERT_GT(read_text(EMU_DIR "/scores", buf, sizeof(buf)), 0);
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ok = false;
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (sscanf(line, "%c %d %d %d", &type, &class, &perf,
+				   &eff) != 4 || type != want[i].type ||
+			    class != want[i].class)
+				continue;
+			/* Only the performance scores matter. */
+			ok = perf == want[i].perf;
+			if (!ok && pl->nscores < 8)
+				snprintf(pl->scores[pl->nscores++],
+					 sizeof(pl->scores[0]), "%c %d %d %d",
+					 type, class, perf, eff);
+			break;
+		}
+		/* strtok_r() cut the buffer: read it again. */
+		ASSERT_GT(read_text(EMU_DIR "/scores", buf, sizeof(buf)), 0);
+		if (ok)
+			continue;
+
+		snprintf(cmd, sizeof(cmd), "%c %d %d %d", want[i].type,
+			 want[i].class, want[i].perf, want[i].eff);
+		ASSERT_EQ(0, write_text(EMU_DIR "/scores", cmd));
+	}
+
+	/* The core reads new scores from a work item. */
+	if (pl->nscores)
+		sleep_ms(MODE_MS);
+}
+
+FIXTURE_SETUP(place)
+{
+	struct placement *pl = &self->pl;
+	char buf[BUF_SIZE];
+	cpu_set_t set;
+	const char *s;
+
+	pl->nr = 0;
+	pl->nscores = 0;
+	pl->numab[0] = '\0';
+	pl->mode[0] = '\0';
+
+	if (access(EMU_DIR "/pcpus", F_OK) || access(EMU_DIR "/ecpus", F_OK))
+		SKIP(return, "no emulated hybrid CPU (boot with ipcc_emu=)");
+	if (access(STATS, R_OK) || access(IPCC_SYSCTL, W_OK))
+		SKIP(return, "no IPCC stats or sysctl (CONFIG_SCHED_IPCC)");
+
+	ASSERT_EQ(0, read_cpulist(EMU_DIR "/pcpus", &set));
+	pl->np = online_of(&set, &pl->p, pl->pcpu);
+	ASSERT_EQ(0, read_cpulist(EMU_DIR "/ecpus", &set));
+	pl->ne = online_of(&set, &pl->e, pl->ecpu);
+	CPU_OR(&pl->all, &pl->p, &pl->e);
+	pl->nslots = first_threads(pl->pcpu, pl->np, pl->slot);
+	if (!pl->np || !pl->ne || !pl->nslots)
+		SKIP(return, "no online P-core or E-core");
+
+	ASSERT_GT(read_text(EMU_DIR "/nr_classes", buf, sizeof(buf)), 0);
+	if (atoi(buf) < NR_CLASSES_MIN)
+		SKIP(return, "fewer than %d emulated classes", NR_CLASSES_MIN);
+
+	ASSERT_GT(read_text(EMU_DIR "/profile", buf, sizeof(buf)), 0);
+	s = strstr(buf, "profile ");
+	if (!s || sscanf(s + strlen("profile "), "%31s", pl->profile) != 1)
+		snprintf(pl->profile, sizeof(pl->profile), "unknown");
+
+	ASSERT_GT(read_text(IPCC_SYSCTL, pl->mode, sizeof(pl->mode)), 0);
+}
+
+FIXTURE_TEARDOWN(place)
+{
+	struct placement *pl = &self->pl;
+	int i;
+
+	stop_tasks(pl);
+	if (pl->mode[0])
+		write_text(IPCC_SYSCTL, pl->mode);
+	if (pl->numab[0])
+		write_text(NUMA_SYSCTL, pl->numab);
+	for (i = 0; i < pl->nscores; i++)
+		write_text(EMU_DIR "/scores", pl->scores[i]);
+}
+
+/* The placement scenarios are sized for these two profiles. */
+static bool calibrated(struct placement *pl)
+{
+	return !strcmp(pl->profile, "adl") || !strcmp(pl->profile, "lnl");
+}
+
+/*
+ * Start @nhigh high-gain tasks pinned to E CPUs, and @nzero others on the
+ * P-cores (@per_cpu per P CPU, or one per P-core when @slots) and then on
+ * the E CPUs left; @per_cpu tasks per E CPU at most. Wait for the classes,
+ * then let every task go anywhere.
+ */
+static void start(struct __test_metadata *_metadata,
+		  struct placement *pl, int nhigh, int nzero,
+		  int per_cpu, bool slots, bool touch)
+{
+	int i, k, e = 0, load[MAX_CPUS] = { 0 };
+
+	for (i = 0; i < nhigh; i++) {
+		k = pl->ecpu[e % pl->ne];
+		ASSERT_LT(load[k], per_cpu);
+		spawn(_metadata, pl, k, CLASS_HIGH, touch);
+		load[k]++;
+		e++;
+	}
+
+	for (i = 0; i < nzero; i++) {
+		int n = slots ? pl->nslots : pl->np;
+		int *list = slots ? pl->slot : pl->pcpu;
+
+		if (i < n * per_cpu) {
+			k = list[i % n];
+		} else {
+			for (; e < pl->ne * per_cpu; e++) {
+				k = pl->ecpu[e % pl->ne];
+				if (load[k] < per_cpu)
+					break;
+			}
+			ASSERT_LT(e, pl->ne * per_cpu);
+			k = pl->ecpu[e % pl->ne];
+			e++;
+		}
+		spawn(_metadata, pl, k, CLASS_ZERO, touch);
+		load[k]++;
+	}
+
+	sleep_ms(CLASS_MS);
+	unpin_all(_metadata, pl);
+}
+
+static void report(const char *scenario, int mode, double share)
+{
+	ksft_print_msg("mode=%d scenario=%s p_share=%.2f\n", mode, scenario,
+		       share);
+}
+
+static int pct(double share)
+{
+	return (int)(share * 100 + 0.5);
+}
+
+/* Mode 2 against mode 0: absolute and relative thresholds. */
+static void check_share(struct __test_metadata *_metadata,
+			const char *scenario, double share0, double share2)
+{
+	EXPECT_GE(pct(share2), MIN_SHARE_PCT) {
+		TH_LOG("%s: high-gain share on P-cores %.2f in mode 2, want >= 0.%02d",
+		       scenario, share2, MIN_SHARE_PCT);
+	}
+	EXPECT_GE(pct(share2), pct(share0) + MIN_MARGIN_PCT) {
+		TH_LOG("%s: share %.2f in mode 2, %.2f in mode 0",
+		       scenario, share2, share0);
+	}
+}
+
+/* Mode 0 behaves as mainline: no IPCC counter moves. */
+static void check_frozen(struct __test_metadata *_metadata, const char *what,
+			 const struct counters *a, const struct counters *b)
+{
+	int i;
+
+	ASSERT_EQ(a->nr, b->nr);
+	for (i = 0; i < a->nr; i++) {
+		EXPECT_EQ(0, counter_delta(a, b, a->name[i])) {
+			TH_LOG("%s: counter %s moved in mode 0", what,
+			       a->name[i]);
+		}
+	}
+}
+
+/*
+ * Under-subscribed: twice as many tasks as P-cores, one high-gain task
+ * per two P-cores, the others spin-wait; then a spin-wait task started on
+ * an E-core turns vector.
+ */
+static void run_under(struct __test_metadata *_metadata,
+		      struct placement *pl, int mode, double *share)
+{
+	int nhigh = pl->nslots / 2 ? pl->nslots / 2 : 1;
+	int total = 2 * pl->nslots, turn;
+	struct counters a, b;
+
+	set_mode(_metadata, mode);
+	ASSERT_EQ(0, read_counters(&a));
+
+	start(_metadata, pl, nhigh, total - nhigh, 1, true, false);
+
+	/* The first spin-wait task that started on an E-core. */
+	turn = nhigh + pl->nslots;
+	ASSERT_LT(turn, pl->nr);
+
+	sleep_ms(SETTLE_MS);
+	share[0] = sample(_metadata, pl, WINDOW_MS);
+	report("under", mode, share[0]);
+
+	set_class(_metadata, pl, turn, CLASS_HIGH);
+	sleep_ms(SETTLE_MS);
+	share[1] = sample(_metadata, pl, WINDOW_MS);
+	report("under-switch", mode, share[1]);
+
+	stop_tasks(pl);
+	ASSERT_EQ(0, read_counters(&b));
+	print_counters(mode ? "mode=2 under" : "mode=0 under", &a, &b);
+	if (!mode)
+		check_frozen(_metadata, "under", &a, &b);
+}
+
+TEST_F_TIMEOUT(place, under_subscribed, 120)
+{
+	struct placement *pl = &self->pl;
+	double s0[2], s2[2];
+
+	if (!calibrated(pl))
+		SKIP(return, "placement not sized for profile %s",
+		     pl->profile);
+	if (2 * pl->nslots >= pl->np + pl->ne)
+		SKIP(return, "too few E-cores to be under-subscribed");
+
+	prepare_scores(_metadata, pl);
+	run_under(_metadata, pl, 0, s0);
+	run_under(_metadata, pl, 2, s2);
+
+	check_share(_metadata, "under", s0[0], s2[0]);
+	check_share(_metadata, "under-switch", s0[1], s2[1]);
+}
+
+/*
+ * Fully subscribed: one task per online CPU, as many high-gain tasks as
+ * P CPUs, started on E-cores. Mode 1 gets a short run that only checks
+ * the counters.
+ */
+static double run_full(struct __test_metadata *_metadata,
+		       struct placement *pl, int mode, bool touch,
+		       const char *scenario)
+{
+	int nhigh = pl->np < pl->ne ? pl->np : pl->ne;
+	int total = pl->np + pl->ne;
+	long settle = SETTLE_MS, window = WINDOW_MS;
+	struct counters a, b;
+	char what[64];
+	double share;
+
+	if (mode == 1) {
+		settle = SHORT_MS;
+		window = SHORT_MS;
+	}
+
+	set_mode(_metadata, mode);
+	ASSERT_EQ(0, read_counters(&a));
+
+	start(_metadata, pl, nhigh, total - nhigh, 1, false, touch);
+	sleep_ms(settle);
+	share = sample(_metadata, pl, window);
+	report(scenario, mode, share);
+
+	stop_tasks(pl);
+	ASSERT_EQ(0, read_counters(&b));
+	snprintf(what, sizeof(what), "mode=%d %s", mode, scenario);
+	print_counters(what, &a, &b);
+	if (!mode)
+		check_frozen(_metadata, scenario, &a, &b);
+	if (mode == 1) {
+		EXPECT_EQ(0, counter_delta(&a, &b, "swap"));
+		EXPECT_EQ(0, counter_delta(&a, &b, "misfit"));
+	}
+
+	return share;
+}
+
+TEST_F_TIMEOUT(place, fully_subscribed, 120)
+{
+	struct placement *pl = &self->pl;
+	double s0, s2;
+
+	if (!calibrated(pl))
+		SKIP(return, "placement not sized for profile %s",
+		     pl->profile);
+
+	prepare_scores(_metadata, pl);
+	s0 = run_full(_metadata, pl, 0, false, "full");
+	run_full(_metadata, pl, 1, false, "full");
+	s2 = run_full(_metadata, pl, 2, false, "full");
+
+	check_share(_metadata, "full", s0, s2);
+}
+
+/* Over-subscribed: two tasks per online CPU. */
+static double run_over(struct __test_metadata *_metadata,
+		       struct placement *pl, int mode)
+{
+	int nhigh = 2 * (pl->np < pl->ne ? pl->np : pl->ne);
+	int total = 2 * (pl->np + pl->ne);
+	struct counters a, b;
+	double share;
+
+	set_mode(_metadata, mode);
+	ASSERT_EQ(0, read_counters(&a));
+
+	start(_metadata, pl, nhigh, total - nhigh, 2, false, false);
+	sleep_ms(SETTLE_MS);
+	share = sample(_metadata, pl, WINDOW_MS);
+	report("over", mode, share);
+
+	stop_tasks(pl);
+	ASSERT_EQ(0, read_counters(&b));
+	print_counters(mode ? "mode=2 over" : "mode=0 over", &a, &b);
+	if (!mode)
+		check_frozen(_metadata, "over", &a, &b);
+
+	return share;
+}
+
+TEST_F_TIMEOUT(place, over_subscribed, 120)
+{
+	struct placement *pl = &self->pl;
+	double s0, s2;
+
+	if (!calibrated(pl))
+		SKIP(return, "placement not sized for profile %s",
+		     pl->profile);
+	if (2 * (pl->np + pl->ne) > MAX_TASKS)
+		SKIP(return, "too many CPUs");
+
+	prepare_scores(_metadata, pl);
+	s0 = run_over(_metadata, pl, 0);
+	s2 = run_over(_metadata, pl, 2);
+
+	check_share(_metadata, "over", s0, s2);
+}
+
+TEST_F_TIMEOUT(place, numa, 120)
+{
+	struct placement *pl = &self->pl;
+	cpu_set_t nodes;
+	double s0, s2;
+
+	if (read_cpulist(NODE_ONLINE, &nodes) || CPU_COUNT(&nodes) != 2)
+		SKIP(return, "not a guest with two NUMA nodes");
+	if (read_text(NUMA_SYSCTL, pl->numab, sizeof(pl->numab)) <= 0)
+		SKIP(return, "no NUMA balancing (CONFIG_NUMA_BALANCING)");
+
+	ASSERT_EQ(0, write_text(NUMA_SYSCTL, "1"));
+
+	prepare_scores(_metadata, pl);
+	s0 = run_full(_metadata, pl, 0, true, "numa");
+	s2 = run_full(_metadata, pl, 2, true, "numa");
+
+	EXPECT_GE(pct(s2), pct(s0) - NUMA_SLACK_PCT) {
+		TH_LOG("numa: share %.2f in mode 2, %.2f in mode 0", s2, s0);
+	}
+}
+
+TEST_HARNESS_MAIN
