@@ -5,10 +5,15 @@
 H := harness
 export PROFILE PROFILES SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
-.PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean
+.PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean \
+	demo bench bench-overhead bench-scale bench-tools
 
 help:
 	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
+	@echo "make demo                 boot adl, mixed workload with the feature off and on (out/demo/)"
+	@echo "make bench                placement scenarios (bench/scenarios) and overhead (out/bench/)"
+	@echo "make bench-overhead       only the overhead part of make bench"
+	@echo "make bench-scale          optional: load-balancing activity at 8, 32, 64 vCPUs"
 	@echo "make run SCRIPT=path      boot, run a host script in the guest, exit with its status"
 	@echo "make shell                boot to an interactive shell"
 	@echo "make tree [TREE=dir]      a patched git + quilt tree to hack in"
@@ -39,6 +44,30 @@ run:
 
 shell:
 	@$(H)/shell.sh
+
+# Benchmarks and demo (bench/README.md).  BENCH_NO_BUILD=1 skips
+# "harness/build.sh all" when the kernel is already built.
+BENCH_NO_BUILD ?=
+SCENARIOS ?=
+export BENCH_NO_BUILD
+
+bench-tools:
+	@if [ "$(BENCH_NO_BUILD)" != 1 ]; then $(H)/build.sh all; fi
+	@bench/build-guest.sh
+	@$(H)/build.sh initramfs
+
+demo: bench-tools
+	@python3 bench/demo.py
+
+bench: bench-tools
+	@rc=0; python3 bench/run.py $(SCENARIOS) || rc=1; \
+	python3 bench/overhead/run.py || rc=1; exit $$rc
+
+bench-overhead: bench-tools
+	@python3 bench/overhead/run.py
+
+bench-scale: bench-tools
+	@python3 bench/scale.py
 
 checkpatch: assemble
 	@$(H)/checkpatch.sh
