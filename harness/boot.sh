@@ -20,7 +20,7 @@
 #   CMDLINE       extra kernel command line
 #   KERNEL        bzImage to boot (default: the harness build)
 #   TIMEOUT       seconds before the guest is declared hung (default 900)
-#   SELFTEST_TIMEOUT  per selftest, in the guest (default 300)
+#   SELFTEST_TIMEOUT  per selftest, in the guest (default 600)
 # Exit: the guest's exit status (0 selftests all passed / script status),
 #       124 when the guest hung (killed at TIMEOUT), 125 when it died
 #       without reporting (panic, crash).
@@ -89,7 +89,7 @@ if [ "$mode" = script ]; then
 fi
 
 append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
-append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-300}"
+append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-600}"
 append+=" ipccsetup=/etc/ipcc/profile-setup.sh"
 [ -n "${PROFILE_SKIP:-}" ] && append+=" ipccskip=$PROFILE_SKIP"
 [ -n "$PROFILE_CMDLINE" ] && append+=" $PROFILE_CMDLINE"

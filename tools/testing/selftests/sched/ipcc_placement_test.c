@@ -676,6 +676,14 @@ static void check_frozen(struct __test_metadata *_metadata, const char *what,
 	}
 }
 
+/* Mode 1 only breaks ties: it never swaps and never marks a class misfit. */
+static void check_tiebreak_only(struct __test_metadata *_metadata,
+				struct counters *a, struct counters *b)
+{
+	EXPECT_EQ(0, counter_delta(a, b, "swap"));
+	EXPECT_EQ(0, counter_delta(a, b, "misfit"));
+}
+
 /*
  * Under-subscribed: twice as many tasks as P-cores, one high-gain task
  * per two P-cores, the others spin-wait; then a spin-wait task started on
@@ -687,6 +695,7 @@ static void run_under(struct __test_metadata *_metadata,
 	int nhigh = pl->nslots / 2 ? pl->nslots / 2 : 1;
 	int total = 2 * pl->nslots, turn;
 	struct counters a, b;
+	char what[64];
 
 	set_mode(_metadata, mode);
 	ASSERT_EQ(0, read_counters(&a));
@@ -708,15 +717,18 @@ static void run_under(struct __test_metadata *_metadata,
 
 	stop_tasks(pl);
 	ASSERT_EQ(0, read_counters(&b));
-	print_counters(mode ? "mode=2 under" : "mode=0 under", &a, &b);
+	snprintf(what, sizeof(what), "mode=%d under", mode);
+	print_counters(what, &a, &b);
 	if (!mode)
 		check_frozen(_metadata, "under", &a, &b);
+	if (mode == 1)
+		check_tiebreak_only(_metadata, &a, &b);
 }
 
-TEST_F_TIMEOUT(place, under_subscribed, 120)
+TEST_F_TIMEOUT(place, under_subscribed, 240)
 {
 	struct placement *pl = &self->pl;
-	double s0[2], s2[2];
+	double s0[2], s1[2], s2[2];
 
 	if (!calibrated(pl))
 		SKIP(return, "placement not sized for profile %s",
@@ -726,6 +738,7 @@ TEST_F_TIMEOUT(place, under_subscribed, 120)
 
 	prepare_scores(_metadata, pl);
 	run_under(_metadata, pl, 0, s0);
+	run_under(_metadata, pl, 1, s1);
 	run_under(_metadata, pl, 2, s2);
 
 	check_share(_metadata, "under", s0[0], s2[0]);
@@ -767,10 +780,8 @@ static double run_full(struct __test_metadata *_metadata,
 	print_counters(what, &a, &b);
 	if (!mode)
 		check_frozen(_metadata, scenario, &a, &b);
-	if (mode == 1) {
-		EXPECT_EQ(0, counter_delta(&a, &b, "swap"));
-		EXPECT_EQ(0, counter_delta(&a, &b, "misfit"));
-	}
+	if (mode == 1)
+		check_tiebreak_only(_metadata, &a, &b);
 
 	return share;
 }
@@ -799,6 +810,7 @@ static double run_over(struct __test_metadata *_metadata,
 	int nhigh = 2 * (pl->np < pl->ne ? pl->np : pl->ne);
 	int total = 2 * (pl->np + pl->ne);
 	struct counters a, b;
+	char what[64];
 	double share;
 
 	set_mode(_metadata, mode);
@@ -811,14 +823,17 @@ static double run_over(struct __test_metadata *_metadata,
 
 	stop_tasks(pl);
 	ASSERT_EQ(0, read_counters(&b));
-	print_counters(mode ? "mode=2 over" : "mode=0 over", &a, &b);
+	snprintf(what, sizeof(what), "mode=%d over", mode);
+	print_counters(what, &a, &b);
 	if (!mode)
 		check_frozen(_metadata, "over", &a, &b);
+	if (mode == 1)
+		check_tiebreak_only(_metadata, &a, &b);
 
 	return share;
 }
 
-TEST_F_TIMEOUT(place, over_subscribed, 120)
+TEST_F_TIMEOUT(place, over_subscribed, 240)
 {
 	struct placement *pl = &self->pl;
 	double s0, s2;
@@ -831,6 +846,7 @@ TEST_F_TIMEOUT(place, over_subscribed, 120)
 
 	prepare_scores(_metadata, pl);
 	s0 = run_over(_metadata, pl, 0);
+	run_over(_metadata, pl, 1);
 	s2 = run_over(_metadata, pl, 2);
 
 	check_share(_metadata, "over", s0, s2);
