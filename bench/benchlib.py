@@ -1,0 +1,687 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Shared host side of the ipcc benchmarks: scenario files, guest scripts,
+booting, parsing what the guest sends back, the metrics and SVG output.
+See bench/README.md for the formats and the model."""
+
+import base64
+import io
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import model
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+OUT = Path(os.environ.get("IPCC_OUT", REPO / "out"))
+CACHE = Path(os.environ.get("IPCC_CACHE") or
+             Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ipcc")
+GUEST_BIN = CACHE / "build" / "guest-bin"
+MODE_NAMES = {0: "off", 1: "tie-break", 2: "full"}
+CLASS_NAMES = {0: "scalar", 1: "vector", 2: "VNNI", 3: "spin-wait"}
+
+
+def log(*a):
+    print("[bench]", *a, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- scenarios
+
+class ScenarioError(Exception):
+    pass
+
+
+@dataclass
+class TaskGroup:
+    name: str
+    cls: int
+    duty: int = 100
+    count: int = 1
+    period: int = 10
+    pin: str = "-"
+    unpin: float = None
+
+
+@dataclass
+class Scenario:
+    name: str
+    path: str = ""
+    profile: str = "adl"
+    smp: str = None
+    duration: float = 10.0
+    warmup: float = 1.0
+    repetitions: int = 3
+    interval: int = 20
+    modes: list = field(default_factory=lambda: [0, 1, 2])
+    debounce: int = None
+    schedstats: bool = False
+    scores: list = field(default_factory=list)     # (TYPE, CLASS, PERF, EFF)
+    tasks: list = field(default_factory=list)      # TaskGroup
+    changes: list = field(default_factory=list)    # (t, group, index|None, class)
+    description: str = ""
+
+    def instances(self):
+        """(id, group, instance name, class, duty, period, pin)."""
+        out = []
+        for g in self.tasks:
+            for k in range(g.count):
+                out.append((len(out), g.name, f"{g.name}#{k}", g.cls, g.duty,
+                            g.period, g.pin))
+        return out
+
+    def events(self):
+        """(t_ms, kind, task id, arg) for ipcc-run."""
+        inst = self.instances()
+        ev = []
+        for t, grp, idx, cls in self.changes:
+            ids = [i for i, g, *_ in inst if g == grp]
+            if idx is not None:
+                ids = ids[idx:idx + 1]
+            ev += [(int(t * 1000), "class", i, cls) for i in ids]
+        for g in self.tasks:
+            if g.unpin is not None:
+                ev += [(int(g.unpin * 1000), "unpin", i, 0)
+                       for i, gg, *_ in inst if gg == g.name]
+        return sorted(ev)
+
+    def spec(self):
+        lines = [f"# scenario {self.name}",
+                 f"duration_ms {int(self.duration * 1000)}",
+                 f"interval_ms {self.interval}",
+                 "worker ipcc-worker"]
+        for i, grp, name, cls, duty, period, pin in self.instances():
+            lines.append(f"task {i} {name} {cls} {duty} {period} {pin}")
+        for t, kind, i, arg in self.events():
+            lines.append(f"event {t} {kind} {i} {arg}" if kind == "class"
+                         else f"event {t} {kind} {i}")
+        return "\n".join(lines) + "\n"
+
+
+_CPULIST = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
+
+
+def parse_scenario(path):
+    """Parse a scenario file (format: bench/README.md)."""
+    path = Path(path)
+    sc = Scenario(name=path.stem, path=str(path))
+    seen_groups = set()
+
+    def err(ln, msg):
+        raise ScenarioError(f"{path}:{ln}: {msg}")
+
+    def num(ln, s, typ=float, lo=None, hi=None, what="value"):
+        try:
+            v = typ(s)
+        except ValueError:
+            err(ln, f"bad {what}: {s!r}")
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            err(ln, f"{what} {s} out of range")
+        return v
+
+    for ln, raw in enumerate(path.read_text().splitlines(), 1):
+        # '#' starts a comment at the start of a line or after a blank
+        # ("vec#1" is a task reference).
+        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        if not line:
+            continue
+        words = line.split()
+        key, args = words[0].lower(), words[1:]
+        if key == "name":
+            if len(args) != 1 or not re.match(r"^[\w.-]+$", args[0]):
+                err(ln, "name takes one word")
+            sc.name = args[0]
+        elif key == "description":
+            sc.description = " ".join(args)
+        elif key == "profile":
+            if len(args) != 1 or not (REPO / "harness/profiles" / f"{args[0]}.conf").exists():
+                err(ln, f"unknown profile {' '.join(args)} (see harness/profiles/)")
+            sc.profile = args[0]
+        elif key == "smp":
+            if len(args) != 1:
+                err(ln, "smp takes one QEMU -smp value")
+            sc.smp = args[0]
+        elif key == "duration":
+            sc.duration = num(ln, args[0] if args else "", float, 1, 3600, "duration")
+        elif key == "warmup":
+            sc.warmup = num(ln, args[0] if args else "", float, 0, 3600, "warmup")
+        elif key in ("repetitions", "reps"):
+            sc.repetitions = num(ln, args[0] if args else "", int, 1, 100, "repetitions")
+        elif key == "interval":
+            sc.interval = num(ln, args[0] if args else "", int, 5, 1000, "interval")
+        elif key == "modes":
+            sc.modes = [num(ln, a, int, 0, 2, "mode") for a in args]
+            if not sc.modes:
+                err(ln, "modes needs at least one of 0 1 2")
+        elif key == "debounce":
+            sc.debounce = num(ln, args[0] if args else "", int, 1, 255, "debounce")
+        elif key == "schedstats":
+            if args not in (["on"], ["off"]):
+                err(ln, "schedstats on|off")
+            sc.schedstats = args == ["on"]
+        elif key == "score":
+            if len(args) != 4 or args[0] not in ("P", "E"):
+                err(ln, "score TYPE CLASS PERF EFF (TYPE P or E)")
+            sc.scores.append((args[0], num(ln, args[1], int, 0, 15, "class"),
+                              num(ln, args[2], int, 0, 255, "perf"),
+                              num(ln, args[3], int, 0, 255, "eff")))
+        elif key == "task":
+            if not args or "=" in args[0]:
+                err(ln, "task NAME class=C [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S]")
+            name = args[0]
+            if not re.match(r"^[A-Za-z][\w-]*$", name) or name in seen_groups:
+                err(ln, f"bad or duplicate task name {name!r}")
+            seen_groups.add(name)
+            kv = {}
+            for a in args[1:]:
+                if "=" not in a:
+                    err(ln, f"expected key=value, got {a!r}")
+                k, v = a.split("=", 1)
+                if k not in ("class", "duty", "count", "period", "pin", "unpin"):
+                    err(ln, f"unknown task key {k!r}")
+                kv[k] = v
+            if "class" not in kv:
+                err(ln, "task needs class=")
+            g = TaskGroup(name, num(ln, kv["class"], int, -1, 15, "class"))
+            g.duty = num(ln, kv.get("duty", "100"), int, 1, 100, "duty")
+            g.count = num(ln, kv.get("count", "1"), int, 1, 256, "count")
+            g.period = num(ln, kv.get("period", "10"), int, 1, 1000, "period")
+            if "pin" in kv:
+                if not _CPULIST.match(kv["pin"]):
+                    err(ln, f"bad cpulist {kv['pin']!r}")
+                g.pin = kv["pin"]
+            if "unpin" in kv:
+                if g.pin == "-":
+                    err(ln, "unpin= without pin=")
+                g.unpin = num(ln, kv["unpin"], float, 0, 3600, "unpin")
+            sc.tasks.append(g)
+        elif key == "change":
+            if len(args) != 3:
+                err(ln, "change SECONDS TASK[#K] CLASS")
+            t = num(ln, args[0], float, 0, 3600, "time")
+            m = re.match(r"^([A-Za-z][\w-]*)(?:#(\d+))?$", args[1])
+            if not m:
+                err(ln, f"bad task reference {args[1]!r}")
+            sc.changes.append((t, m.group(1), None if m.group(2) is None else int(m.group(2)),
+                               num(ln, args[2], int, -1, 15, "class")))
+        else:
+            err(ln, f"unknown keyword {key!r}")
+    if not sc.tasks:
+        raise ScenarioError(f"{path}: no task lines")
+    groups = {g.name: g for g in sc.tasks}
+    for t, grp, idx, _ in sc.changes:
+        if grp not in groups:
+            raise ScenarioError(f"{path}: change refers to unknown task {grp!r}")
+        if idx is not None and idx >= groups[grp].count:
+            raise ScenarioError(f"{path}: {grp}#{idx}: only {groups[grp].count} instances")
+        if t >= sc.duration:
+            raise ScenarioError(f"{path}: change at {t}s is not before the end")
+    if sc.warmup >= sc.duration:
+        raise ScenarioError(f"{path}: warmup must be shorter than duration")
+    return sc
+
+
+# ------------------------------------------------------------ guest script
+
+GUEST_PROLOGUE = r"""#!/bin/sh
+# Generated by bench/ on the host; runs in the guest (busybox sh).
+export PATH=/run/ipcc:$PATH
+B=/tmp/bench
+mkdir -p $B
+emu=/sys/kernel/debug/ipcc_emu
+core=/sys/kernel/debug/sched/ipcc
+fail=0
+say() { echo "bench: $*"; }
+[ -d $core ] || { say "no $core: kernel without ipcc?"; exit 3; }
+[ -f /proc/sys/kernel/sched_ipcc ] || { say "no kernel.sched_ipcc"; exit 3; }
+"""
+
+GUEST_TOPOLOGY = r"""
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	n=${c##*/cpu}
+	on=1
+	[ -f $c/online ] && on=$(cat $c/online)
+	echo "cpu $n $on $(cat $c/topology/thread_siblings_list 2>/dev/null)"
+done >$B/topology
+cat $emu/profile >$B/profile 2>/dev/null
+cat $emu/scores >$B/emu_scores 2>/dev/null
+cat $core/scores >$B/scores
+uname -r >$B/kernel
+"""
+
+GUEST_EPILOGUE = r"""
+echo "@@BENCH-TAR-BEGIN@@"
+tar -C $B -czf - . | base64
+echo "@@BENCH-TAR-END@@"
+exit $fail
+"""
+
+
+def heredoc(path, text):
+    assert "IPCC_EOF" not in text
+    return f"cat >{path} <<'IPCC_EOF'\n{text}IPCC_EOF\n"
+
+
+def guest_script(sc, order=None):
+    """The guest script of a scenario: setup, then every (mode, rep) run.
+
+    order: list of (mode, rep); default interleaved, the mode order rotating
+    from one repetition to the next."""
+    s = [GUEST_PROLOGUE, heredoc("$B/spec", sc.spec())]
+    if any(t.cls >= 0 for t in sc.tasks) or sc.changes or sc.scores:
+        s.append('[ -d $emu ] || { say "no $emu: boot an emulated profile"; exit 3; }\n')
+    for typ, cls, perf, eff in sc.scores:
+        s.append(f'echo "{typ} {cls} {perf} {eff}" >$emu/scores || '
+                 f'{{ say "cannot set score {typ} {cls} {perf} {eff}"; exit 3; }}\n')
+    if sc.debounce:
+        s.append(f'echo {sc.debounce} >$core/debounce_ticks || {{ say "cannot set debounce"; exit 3; }}\n')
+    if sc.schedstats:
+        s.append('echo 1 >/proc/sys/kernel/sched_schedstats || { say "cannot enable schedstats"; exit 3; }\n')
+    if sc.scores:
+        s.append("sleep 1\n")   # the core rebuilds its score view from a work item
+    s.append(GUEST_TOPOLOGY)
+    s.append(r"""
+run() {
+	echo $1 >/proc/sys/kernel/sched_ipcc || { say "cannot set mode $1"; fail=1; return; }
+	sleep 1
+	cat $core/stats >$B/stats-m$1-r$2.before
+	%(ss_before)s
+	say "mode $1 rep $2"
+	ipcc-run $B/spec $B/run-m$1-r$2 || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
+	%(ss_after)s
+	cat $core/stats >$B/stats-m$1-r$2.after
+}
+""" % dict(ss_before="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.before" if sc.schedstats else ":",
+           ss_after="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.after" if sc.schedstats else ":"))
+    if order is None:
+        order = []
+        for r in range(sc.repetitions):
+            k = r % len(sc.modes)
+            for m in sc.modes[k:] + sc.modes[:k]:
+                order.append((m, r + 1))
+    for m, r in order:
+        s.append(f"run {m} {r}\n")
+    s.append(GUEST_EPILOGUE)
+    return "".join(s)
+
+
+# ------------------------------------------------------------------ booting
+
+def qemu_running():
+    """PIDs of QEMU processes on this host (to keep to one at a time)."""
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if (d / "comm").read_text().strip().startswith("qemu-system"):
+                    pids.append(int(d.name))
+            except OSError:
+                pass
+    return pids
+
+
+def boot(profile, script_text, logdir, smp=None, timeout=900, env_extra=None):
+    """Boot PROFILE, run the script in the guest; return (rc, output)."""
+    logdir = Path(logdir)
+    logdir.mkdir(parents=True, exist_ok=True)
+    script = logdir / "guest-script.sh"
+    script.write_text(script_text)
+    waited = 0
+    while os.environ.get("BENCH_NO_WAIT") != "1" and qemu_running():
+        if waited % 60 == 0:
+            log(f"another QEMU is running (pid {qemu_running()}); waiting for it to end")
+        time.sleep(5)
+        waited += 5
+    env = dict(os.environ, PROFILE=profile, TIMEOUT=str(int(timeout)))
+    # The guest tools also travel with the script (/run/ipcc, first in the
+    # guest script's PATH), so a stale initramfs cannot run old tools.
+    tools = sorted(str(p) for p in GUEST_BIN.glob("ipcc-*") if p.is_file())
+    if tools:
+        env["SCRIPT_FILES"] = " ".join(tools)
+    if smp:
+        env["QEMU_SMP"] = smp
+    env.update(env_extra or {})
+    t0 = time.time()
+    rc = subprocess.run([str(REPO / "harness/boot.sh"), "script", str(logdir), str(script)],
+                        env=env).returncode
+    out = (logdir / "output.log").read_text(errors="replace") \
+        if (logdir / "output.log").exists() else ""
+    log(f"guest finished in {time.time() - t0:.0f}s (exit {rc}); logs in {logdir}")
+    return rc, out
+
+
+def extract_tar(output):
+    """Files the guest sent between the tar markers: {name: text}."""
+    m = re.search(r"@@BENCH-TAR-BEGIN@@\s*\n(.*?)@@BENCH-TAR-END@@", output, re.S)
+    if not m:
+        return None
+    data = base64.b64decode("".join(m.group(1).split()))
+    files = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tf:
+        for ti in tf.getmembers():
+            if ti.isfile():
+                files[ti.name.lstrip("./")] = tf.extractfile(ti).read().decode(errors="replace")
+    return files
+
+
+def new_logdir(kind):
+    d = OUT / "logs" / f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+# ----------------------------------------------------------------- parsing
+
+def parse_cpulist(s):
+    out = set()
+    for part in s.strip().split(","):
+        if not part:
+            continue
+        if "-" in part:
+            a, b = part.split("-")
+            out.update(range(int(a), int(b) + 1))
+        else:
+            out.add(int(part))
+    return out
+
+
+def parse_topology(files):
+    online, siblings = set(), {}
+    for line in files.get("topology", "").splitlines():
+        w = line.split()
+        if len(w) >= 3 and w[0] == "cpu" and w[2] == "1":
+            cpu = int(w[1])
+            online.add(cpu)
+            siblings[cpu] = parse_cpulist(w[3]) if len(w) > 3 else {cpu}
+    pcpus, ecpus = set(), set()
+    for line in files.get("profile", "").splitlines():
+        w = line.split()
+        if len(w) == 2 and w[0] == "pcpus":
+            pcpus = parse_cpulist(w[1])
+        elif len(w) == 2 and w[0] == "ecpus":
+            ecpus = parse_cpulist(w[1])
+    perf = {}
+    lines = files.get("scores", "").splitlines()
+    for line in lines[1:]:
+        w = line.split()
+        if not w or not w[0].isdigit():
+            continue
+        perf[int(w[0])] = [int(x.split("/")[0]) if x[0].isdigit() else 0 for x in w[1:]]
+    return model.Topology(online, siblings, pcpus & online, ecpus & online, perf)
+
+
+@dataclass
+class Run:
+    duration_ms: float = 0
+    interval_ms: float = 0
+    clk_tck: int = 100
+    tasks: list = field(default_factory=list)     # dicts id pid name cls0 duty
+    events: list = field(default_factory=list)    # (t_ms, kind, id, arg)
+    samples: dict = field(default_factory=dict)   # pid -> [(t, cpu, state, run_ns)]
+    end: dict = field(default_factory=dict)       # pid -> dict
+    worker: dict = field(default_factory=dict)    # pid -> (work, {cpu: ns})
+
+
+def parse_run(text):
+    r = Run()
+    for line in text.splitlines():
+        if line.startswith("s,"):
+            _, t, pid, cpu, st, run = line.split(",")
+            r.samples.setdefault(int(pid), []).append((float(t), int(cpu), st, int(run)))
+        elif line.startswith("task,"):
+            _, i, pid, name, cls, duty = line.split(",")
+            r.tasks.append(dict(id=int(i), pid=int(pid), name=name, cls0=int(cls),
+                                duty=int(duty)))
+        elif line.startswith("event,"):
+            _, t, kind, i, arg = line.split(",")
+            r.events.append((float(t), kind, int(i), int(arg)))
+        elif line.startswith("end,"):
+            _, pid, ut, st, run, wait, sl, cls = line.split(",")
+            r.end[int(pid)] = dict(utime=int(ut), stime=int(st), run_ns=int(run),
+                                   wait_ns=int(wait), slices=int(sl), sched_class=int(cls))
+        elif line.startswith("meta,"):
+            _, d, i, tck = line.split(",")
+            r.duration_ms, r.interval_ms, r.clk_tck = float(d), float(i), int(tck)
+        elif line.startswith("worker "):
+            m = re.match(r"worker (\d+) work=([\d.]+) cpus=(.*)", line)
+            if m:
+                cpus = {}
+                for kv in m.group(3).split(","):
+                    if ":" in kv:
+                        c, ns = kv.split(":")
+                        cpus[int(c)] = int(ns)
+                r.worker[int(m.group(1))] = (float(m.group(2)), cpus)
+    return r
+
+
+def parse_stats(text):
+    out = {}
+    for line in (text or "").splitlines():
+        w = line.split()
+        if len(w) == 2 and w[1].isdigit():
+            out[w[0]] = int(w[1])
+    return out
+
+
+# ----------------------------------------------------------------- metrics
+
+def analyze_run(run, topo, warmup_s):
+    """Metrics of one run (see bench/README.md)."""
+    warm = warmup_s * 1000.0
+    tasks = run.tasks
+    pids = [t["pid"] for t in tasks]
+    nk = min(len(run.samples.get(p, [])) for p in pids)
+    # Class schedule per task id: [(t_applied, class)].
+    sched = {t["id"]: [(-1e18, t["cls0"])] for t in tasks}
+    cut = set()
+    for t_ms, kind, i, arg in sorted(run.events):
+        if kind == "class":
+            sched[i].append((t_ms, arg))
+            if t_ms > warm:
+                cut.add(t_ms)
+
+    def cls_at(i, t):
+        c = sched[i][0][1]
+        for ta, ca in sched[i]:
+            if ta <= t:
+                c = ca
+        return c
+
+    cuts = sorted(cut)
+    sib = {c: topo.siblings.get(c, {c}) - {c} for c in topo.online}
+    timeline = {t["id"]: [] for t in tasks}   # (t0, t1, cpu, frac)
+    # Pass 1: per interval, each task's CPU and run time.
+    intervals = []
+    window = 0.0
+    cpu_busy = {}
+    for k in range(1, nk):
+        t0 = run.samples[pids[0]][k - 1][0]
+        t1 = run.samples[pids[0]][k][0]
+        dt = t1 - t0
+        if dt <= 0:
+            continue
+        cur, busy = {}, {}
+        for t in tasks:
+            a = run.samples[t["pid"]][k - 1]
+            b = run.samples[t["pid"]][k]
+            d = min(dt, max(0.0, (b[3] - a[3]) / 1e6))
+            cur[t["id"]] = (b[1], d)
+            busy[b[1]] = busy.get(b[1], 0.0) + d
+            timeline[t["id"]].append((t0, t1, b[1], d / dt))
+        if t0 < warm:
+            continue
+        intervals.append((t0, dt, cur, busy))
+        window += dt
+        for c, v in busy.items():
+            cpu_busy[c] = cpu_busy.get(c, 0.0) + v
+    # Capacity kappa: the share of a CPU the guest leaves to benchmark tasks
+    # (interrupts, the sampler, the emulation take the rest), estimated from
+    # the tasks that always want to run: the largest run share such a task
+    # got, or the largest share of a CPU run by benchmark tasks if higher
+    # (over-subscribed); 1 without such tasks.
+    full = [t for t in tasks if t["duty"] >= 100]
+    kappa = 1.0
+    if full and window > 0:
+        cpu_fr = max(v / window for v in cpu_busy.values())
+        task_fr = max(sum(iv[2][t["id"]][1] for iv in intervals) / window for t in full)
+        kappa = max(0.05, min(1.0, max(cpu_fr, task_fr)))
+    # Pass 2: work under the speed model.
+    thr = 0.0
+    per_task = {t["id"]: dict(run_ms=0.0, p_ms=0.0, e_ms=0.0, thr=0.0, best_ms=0.0,
+                              cls_ms={}, cls_p_ms={}) for t in tasks}
+    phases = {}   # index -> dict(T=ms, run={id: ms}, cls={id: class})
+    for t0, dt, cur, busy in intervals:
+        ph = sum(1 for c in cuts if c <= t0)
+        P = phases.setdefault(ph, dict(T=0.0, run={}, cls={}))
+        P["T"] += dt
+        for t in tasks:
+            i = t["id"]
+            cpu, d = cur[i]
+            cls = cls_at(i, t0)
+            # Sibling load relative to the capacity, not capped at 1 so that
+            # its mean matches the optimum's fluid model.
+            sb = min(1.0, sum(busy.get(s, 0.0) for s in sib.get(cpu, ())) / dt) / kappa
+            f = 1.0 - (1.0 - model.SMT_FACTOR) * sb
+            w = topo.score(cpu, cls) * d / 1000.0 * f
+            thr += w
+            pt = per_task[i]
+            pt["run_ms"] += d
+            pt["thr"] += w
+            pt["cls_ms"][cls] = pt["cls_ms"].get(cls, 0.0) + d
+            if cpu in topo.pcpus:
+                pt["p_ms"] += d
+                pt["cls_p_ms"][cls] = pt["cls_p_ms"].get(cls, 0.0) + d
+            elif cpu in topo.ecpus:
+                pt["e_ms"] += d
+            best = topo.best_cpus(cls)
+            if best is None or cpu in best:
+                pt["best_ms"] += d
+            P["run"][i] = P["run"].get(i, 0.0) + d
+            P["cls"][i] = cls
+    opt = 0.0
+    for P in phases.values():
+        T = P["T"]
+        rate = model.optimum_rate(topo, [(P["cls"][i], P["run"][i] / T / kappa)
+                                         for i in P["run"]])
+        if rate is None:
+            opt = None
+            break
+        opt += kappa * rate * T / 1000.0
+    # Fairness: spread of CPU time among tasks of equal demand (duty), in
+    # the measured window; CoV averaged over the groups by task count.
+    groups = {}
+    for t in tasks:
+        groups.setdefault(t["duty"], []).append(per_task[t["id"]]["run_ms"])
+    covs, ratios = [], []
+    for g in groups.values():
+        if len(g) < 2:
+            continue
+        mean = statistics.fmean(g)
+        if mean > 0:
+            covs.append((statistics.pstdev(g) / mean, len(g)))
+        if min(g) > 0:
+            ratios.append(max(g) / min(g))
+    cov = sum(c * n for c, n in covs) / sum(n for _, n in covs) if covs else None
+    maxmin = max(ratios) if ratios else None
+    # Reaction: from a class change (or unpin) to the first sample on a CPU
+    # of the best type for the task's class, running there.
+    reactions, censored = [], 0
+    for t_ms, kind, i, arg in sorted(run.events):
+        cls = arg if kind == "class" else cls_at(i, t_ms)
+        best = topo.best_cpus(cls)
+        if best is None:
+            continue
+        pid = tasks[i]["pid"]
+        s = run.samples[pid]
+        hit = None
+        for k in range(1, nk):
+            if s[k][0] >= t_ms and s[k][1] in best and s[k][3] > s[k - 1][3]:
+                hit = s[k][0] - t_ms
+                break
+        if hit is None:
+            censored += 1
+        else:
+            reactions.append(hit)
+    cls_run, cls_p = {}, {}
+    for pt in per_task.values():
+        for c, ms in pt["cls_ms"].items():
+            cls_run[c] = cls_run.get(c, 0.0) + ms
+        for c, ms in pt["cls_p_ms"].items():
+            cls_p[c] = cls_p.get(c, 0.0) + ms
+    return dict(
+        throughput=thr, optimum=opt, window_s=window / 1000.0, kappa=kappa,
+        efficiency=(thr / opt) if opt else None,
+        rate=thr / (window / 1000.0) if window else 0.0,
+        fairness_cov=cov, fairness_maxmin=maxmin,
+        reactions_ms=reactions, reaction_ms=statistics.median(reactions) if reactions else None,
+        censored=censored,
+        p_share={c: cls_p.get(c, 0.0) / v for c, v in cls_run.items() if v > 0},
+        per_task=per_task, timeline=timeline,
+        cpu_s=sum(pt["run_ms"] for pt in per_task.values()) / 1000.0,
+    )
+
+
+def summarize(values):
+    v = [x for x in values if x is not None]
+    if not v:
+        return dict(median=None, min=None, max=None, values=values)
+    return dict(median=statistics.median(v), min=min(v), max=max(v), values=values)
+
+
+def fmt(x, spec=".3f", none="-"):
+    return none if x is None else format(x, spec)
+
+
+# --------------------------------------------------------------------- SVG
+
+def svg_escape(s):
+    return (str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+class Svg:
+    def __init__(self, w, h):
+        self.w, self.h, self.items = w, h, []
+
+    def rect(self, x, y, w, h, fill, title=None, stroke=None, opacity=None):
+        extra = f' stroke="{stroke}"' if stroke else ""
+        extra += f' fill-opacity="{opacity:.2f}"' if opacity is not None else ""
+        t = f"<title>{svg_escape(title)}</title>" if title else ""
+        self.items.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(w, 0):.2f}" '
+                          f'height="{max(h, 0):.1f}" fill="{fill}"{extra}>{t}</rect>')
+
+    def line(self, x1, y1, x2, y2, stroke="#000", width=1, dash=None):
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.items.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                          f'stroke="{stroke}" stroke-width="{width}"{d}/>')
+
+    def text(self, x, y, s, size=12, anchor="start", weight="normal", fill="#000", rotate=None):
+        r = f' transform="rotate({rotate} {x:.1f} {y:.1f})"' if rotate else ""
+        self.items.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" '
+                          f'text-anchor="{anchor}" font-weight="{weight}" fill="{fill}"{r}>'
+                          f'{svg_escape(s)}</text>')
+
+    def save(self, path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}" height="{self.h}" '
+            f'viewBox="0 0 {self.w} {self.h}" font-family="sans-serif">\n'
+            f'<rect width="100%" height="100%" fill="#fff"/>\n'
+            + "\n".join(self.items) + "\n</svg>\n")
+
+
+MODE_COLORS = {0: "#9e9e9e", 1: "#64b5f6", 2: "#1565c0"}
+
+
+def class_name(c):
+    return CLASS_NAMES.get(c, f"class{c}")
+
+
+def quote(s):
+    return shlex.quote(str(s))

@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The speed model of the ipcc placement benchmark and its optimum.
+
+Speed model (see bench/README.md):
+    a task of class c running on CPU k for a time dt does
+        work = perf(k, c) * dt * smt
+    perf(k, c) is the HFI performance score (0..255) the kernel reports for
+    CPU k and class c (/sys/kernel/debug/sched/ipcc/scores), and
+        smt = 1 - (1 - SMT_FACTOR) * b / kappa
+    where b (0..1) is how busy the other SMT threads of CPU k's core were with
+    benchmark tasks during dt and kappa the share of a CPU the guest leaves
+    to benchmark tasks (benchlib.analyze_run estimates it).  With SMT_FACTOR = 0.6 a thread whose sibling is
+    busy all the time runs at 60% of its speed: two busy threads of a core give
+    1.2 times the work of one, the usual SMT yield on Intel cores.
+
+Optimum (fluid, exact for the model): over a phase of length T with fixed
+classes, each task i got a CPU share s_i (its run time / T / kappa, measured, so
+the optimum judges placement only, not how much CPU the tasks got; the
+caller multiplies the result by kappa).  A schedule is
+a mix over time of configurations (which class runs on each CPU); a
+configuration's speed is the sum of perf * smt over its busy CPUs, with
+smt = SMT_FACTOR on a core with more than one busy thread.  The optimum is
+the best mix (a linear program) such that every class gets its total share
+and no j tasks of a class get more than j of them could run at once:
+    maximize    sum_k w_k V_k
+    subject to  sum_k w_k = 1,  w >= 0
+                sum_k w_k n_ck = sum of s_i of class c           (each c)
+                sum_k w_k min(n_ck, j) >= the j largest s_i of c  (j < N_c)
+Configurations with the same class counts n_ck keep only the best V_k; they
+are built core by core (dynamic programming over the cores' options).
+"""
+
+from itertools import product
+
+from lp import simplex_max
+
+SMT_FACTOR = 0.6
+
+
+class Topology:
+    """Online CPUs, their cores (SMT sibling groups), P/E type, scores."""
+
+    def __init__(self, online, siblings, pcpus, ecpus, perf):
+        self.online = sorted(online)
+        self.siblings = siblings            # cpu -> set of cpus of its core
+        self.pcpus = set(pcpus)
+        self.ecpus = set(ecpus)
+        self.perf = perf                    # cpu -> [perf of class 0, 1, ...]
+        cores, seen = [], set()
+        for cpu in self.online:
+            if cpu in seen:
+                continue
+            core = sorted(c for c in siblings.get(cpu, {cpu}) if c in online)
+            seen.update(core)
+            cores.append(core)
+        self.cores = cores
+
+    def ctype(self, cpu):
+        return "P" if cpu in self.pcpus else "E" if cpu in self.ecpus else "?"
+
+    def score(self, cpu, cls):
+        row = self.perf.get(cpu)
+        if row is None or cls is None or cls < 0 or cls >= len(row):
+            return 0
+        return row[cls]
+
+    def best_cpus(self, cls):
+        """CPUs with the highest score for cls, or None if all tie."""
+        scores = {c: self.score(c, cls) for c in self.online}
+        top = max(scores.values())
+        best = {c for c, s in scores.items() if s == top}
+        return None if len(best) == len(scores) else best
+
+    def nr_classes(self):
+        return max((len(v) for v in self.perf.values()), default=0)
+
+
+def _configs(topo, classes, caps):
+    """{class-count vector: best speed} over every configuration."""
+    ncls = len(classes)
+    dp = {(0,) * ncls: 0.0}
+    for core in topo.cores:
+        opts = {}
+        for choice in product([None] + list(range(ncls)), repeat=len(core)):
+            busy = sum(1 for x in choice if x is not None)
+            f = SMT_FACTOR if busy > 1 else 1.0
+            cnt = [0] * ncls
+            val = 0.0
+            for cpu, x in zip(core, choice):
+                if x is not None:
+                    cnt[x] += 1
+                    val += topo.score(cpu, classes[x]) * f
+            key = tuple(cnt)
+            if val > opts.get(key, -1.0):
+                opts[key] = val
+        new = {}
+        for k1, v1 in dp.items():
+            for k2, v2 in opts.items():
+                k = tuple(a + b for a, b in zip(k1, k2))
+                if any(a > cap for a, cap in zip(k, caps)):
+                    continue
+                if v1 + v2 > new.get(k, -1.0):
+                    new[k] = v1 + v2
+        dp = new
+    return dp
+
+
+_cache = {}
+
+
+def optimum_rate(topo, shares):
+    """Best speed (score units per second) for the tasks' CPU shares.
+
+    shares: list of (class, share) per task, share = run time / phase length.
+    Returns None when the linear program fails (should not happen)."""
+    ncpu = len(topo.online)
+    sh = [(c, min(1.0, max(0.0, s))) for c, s in shares if c is not None and c >= 0]
+    total = sum(s for _, s in sh)
+    if total > ncpu:
+        sh = [(c, s * ncpu / total) for c, s in sh]
+    by = {}
+    for c, s in sh:
+        by.setdefault(c, []).append(s)
+    classes = sorted(c for c, v in by.items() if sum(v) > 1e-6)
+    if not classes:
+        return 0.0
+    key = (id(topo), tuple((c, tuple(round(s, 4) for s in sorted(by[c], reverse=True)))
+                           for c in classes))
+    if key in _cache:
+        return _cache[key]
+    caps = [len(by[c]) for c in classes]
+    cfg = _configs(topo, classes, caps)
+    cols = list(cfg.items())
+    a_eq, b_eq = [], []
+    a_eq.append([1.0] * len(cols))
+    b_eq.append(1.0)
+    nsurplus = sum(cap - 1 for cap in caps)
+    for ci, c in enumerate(classes):
+        a_eq.append([float(k[ci]) for k, _ in cols])
+        b_eq.append(sum(by[c]))
+    rows_j = []
+    for ci, c in enumerate(classes):
+        srt = sorted(by[c], reverse=True)
+        for j in range(1, caps[ci]):
+            rows_j.append(([float(min(k[ci], j)) for k, _ in cols], sum(srt[:j])))
+    full_a = [r + [0.0] * nsurplus for r in a_eq]
+    for i, (r, b) in enumerate(rows_j):
+        full_a.append(r + [-1.0 if s == i else 0.0 for s in range(nsurplus)])
+        b_eq.append(b)
+    c = [v for _, v in cols] + [0.0] * nsurplus
+    res = simplex_max(c, full_a, b_eq)
+    if res is None:
+        # Numerical trouble: retry without the per-task rows.
+        res = simplex_max([v for _, v in cols], a_eq, b_eq[:len(a_eq)])
+    val = None if res is None else res[0]
+    _cache[key] = val
+    return val
+
+
+def nominal_shares(duties, ncpu):
+    """Max-min fair CPU shares of tasks demanding duties (0..1) on ncpu CPUs."""
+    n = len(duties)
+    if sum(duties) <= ncpu:
+        return list(duties)
+    order = sorted(range(n), key=lambda i: duties[i])
+    out = [0.0] * n
+    left, cap = n, float(ncpu)
+    for i in order:
+        level = cap / left
+        out[i] = min(duties[i], level)
+        cap -= out[i]
+        left -= 1
+    return out

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ipcc placement benchmark (host side).
+
+usage: bench/run.py [SCENARIO.conf ...] [--reps N] [--duration S]
+                    [--analyze LOGDIR ...]
+
+For every scenario (default: bench/scenarios/*.conf) boot the scenario's
+profile once, run every mode (kernel.sched_ipcc 0, 1, 2) `repetitions` times,
+interleaved, and compute placement efficiency, fairness and reaction time.
+Writes out/bench/results.json, results.csv, efficiency.svg and the raw
+samples under out/bench/raw/.  Needs a built kernel and initramfs with the
+guest tools (make bench does all of it).  See bench/README.md.
+"""
+
+import argparse
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib as bl  # noqa: E402
+
+RES = bl.OUT / "bench"
+
+
+def run_scenario(sc, analyze_dir=None):
+    """Boot (or re-read analyze_dir), return (rows, error)."""
+    if analyze_dir:
+        logdir = Path(analyze_dir)
+        out = (logdir / "output.log").read_text(errors="replace")
+        rc = 0
+    else:
+        logdir = bl.new_logdir(f"bench-{sc.name}")
+        guest_s = sc.repetitions * len(sc.modes) * (sc.duration + 3)
+        bl.log(f"scenario {sc.name}: profile {sc.profile}, modes {sc.modes}, "
+               f"{sc.repetitions} reps x {sc.duration:g}s (~{guest_s / 60:.1f} min in the guest)")
+        rc, out = bl.boot(sc.profile, bl.guest_script(sc), logdir, smp=sc.smp,
+                          timeout=120 + 3 * guest_s)
+    files = bl.extract_tar(out)
+    if files is None:
+        tail = "\n".join(out.splitlines()[-15:])
+        return None, f"no results from the guest (exit {rc}; logs {logdir}):\n{tail}"
+    raw = RES / "raw" / sc.name
+    raw.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (raw / name).write_text(text)
+    topo = bl.parse_topology(files)
+    if not topo.perf:
+        return None, f"no scores from the guest (logs {logdir})"
+    rows = []
+    for mode in sc.modes:
+        per_rep = []
+        for rep in range(1, sc.repetitions + 1):
+            text = files.get(f"run-m{mode}-r{rep}")
+            if not text:
+                continue
+            run = bl.parse_run(text)
+            m = bl.analyze_run(run, topo, sc.warmup)
+            before = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.before"))
+            after = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.after"))
+            m["ipcc_stats"] = {k: after[k] - before.get(k, 0) for k in after}
+            write_samples_csv(raw / f"samples-m{mode}-r{rep}.csv", run, topo)
+            per_rep.append(m)
+        if not per_rep:
+            rows.append(dict(scenario=sc.name, mode=mode, error="no runs"))
+            continue
+        rows.append(aggregate(sc, mode, per_rep))
+    base = next((r for r in rows if r.get("mode") == 0 and "error" not in r), None)
+    for r in rows:
+        if base and "error" not in r and base["throughput_rate"]["median"]:
+            r["throughput_vs_mode0"] = r["throughput_rate"]["median"] / base["throughput_rate"]["median"]
+        else:
+            r["throughput_vs_mode0"] = None
+    err = None if rc == 0 else f"guest exit status {rc} (logs {logdir})"
+    return rows, err
+
+
+def write_samples_csv(path, run, topo):
+    """The brief's CSV: t_ms,pid,cpu,state plus run_ns, class and core type."""
+    cls = {t["pid"]: t["cls0"] for t in run.tasks}
+    ev = sorted((t, run.tasks[i]["pid"], a) for t, k, i, a in run.events if k == "class")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["t_ms", "pid", "cpu", "state", "run_ns", "class", "type"])
+        rows = []
+        for pid, s in run.samples.items():
+            for t, cpu, st, ns in s:
+                rows.append((t, pid, cpu, st, ns))
+        rows.sort()
+        j = 0
+        for t, pid, cpu, st, ns in rows:
+            while j < len(ev) and ev[j][0] <= t:
+                cls[ev[j][1]] = ev[j][2]
+                j += 1
+            w.writerow([f"{t:.3f}", pid, cpu, st, ns, cls[pid], topo.ctype(cpu)])
+
+
+def aggregate(sc, mode, per_rep):
+    classes = sorted({c for m in per_rep for c in m["p_share"]})
+    return dict(
+        scenario=sc.name, profile=sc.profile, mode=mode, mode_name=bl.MODE_NAMES[mode],
+        reps=len(per_rep),
+        efficiency=bl.summarize([m["efficiency"] for m in per_rep]),
+        throughput_rate=bl.summarize([m["rate"] for m in per_rep]),
+        fairness_cov=bl.summarize([m["fairness_cov"] for m in per_rep]),
+        fairness_maxmin=bl.summarize([m["fairness_maxmin"] for m in per_rep]),
+        reaction_ms=bl.summarize([m["reaction_ms"] for m in per_rep]),
+        reaction_events=sum(len(m["reactions_ms"]) + m["censored"] for m in per_rep),
+        reaction_censored=sum(m["censored"] for m in per_rep),
+        p_share={bl.class_name(c): bl.summarize([m["p_share"].get(c) for m in per_rep])["median"]
+                 for c in classes},
+        cpu_s=bl.summarize([m["cpu_s"] for m in per_rep]),
+        window_s=per_rep[0]["window_s"],
+        ipcc_stats={k: sorted(m["ipcc_stats"].get(k, 0) for m in per_rep)[len(per_rep) // 2]
+                    for k in per_rep[0]["ipcc_stats"]},
+    )
+
+
+def print_table(rows, errors):
+    hdr = (f"{'scenario':<14} {'mode':<11} {'efficiency [min-max]':<22} {'thr/mode0':>9} "
+           f"{'fair CoV':>8} {'reaction ms [min-max]':<24} P-core share by class")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        if "error" in r:
+            print(f"{r['scenario']:<14} {r.get('mode', '-')!s:<11} ERROR {r['error']}")
+            continue
+        e = r["efficiency"]
+        rc = r["reaction_ms"]
+        react = "-" if not r["reaction_events"] else (
+            f"{bl.fmt(rc['median'], '.0f')} [{bl.fmt(rc['min'], '.0f')}-{bl.fmt(rc['max'], '.0f')}]"
+            + (f" {r['reaction_censored']}/{r['reaction_events']} never" if r["reaction_censored"] else ""))
+        ps = " ".join(f"{k} {v * 100:.0f}%" for k, v in r["p_share"].items() if v is not None)
+        print(f"{r['scenario']:<14} {str(r['mode']) + ' ' + r['mode_name']:<11} "
+              f"{bl.fmt(e['median'])} [{bl.fmt(e['min'])}-{bl.fmt(e['max'])}]  "
+              f"{bl.fmt(r['throughput_vs_mode0'], '9.3f'):>9} "
+              f"{bl.fmt(r['fairness_cov']['median'], '8.3f'):>8} {react:<24} {ps}")
+    for e in errors:
+        print("ERROR:", e)
+
+
+CSV_COLS = ["scenario", "profile", "mode", "mode_name", "reps",
+            "efficiency_median", "efficiency_min", "efficiency_max",
+            "throughput_rate_median", "throughput_vs_mode0",
+            "fairness_cov_median", "fairness_cov_min", "fairness_cov_max",
+            "fairness_maxmin_median",
+            "reaction_ms_median", "reaction_ms_min", "reaction_ms_max",
+            "reaction_events", "reaction_censored", "cpu_s_median", "window_s",
+            "p_share", "ipcc_stats", "error"]
+
+
+def write_csv(rows, path):
+    """results.csv: one row per scenario x mode; STAT_median/min/max columns
+    come from the JSON's {median, min, max} objects, p_share and ipcc_stats
+    are "key=value;..." lists."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(CSV_COLS)
+        for r in rows:
+            out = []
+            for c in CSV_COLS:
+                v = r.get(c)
+                base, _, stat = c.rpartition("_")
+                if c not in r and isinstance(r.get(base), dict):
+                    v = r[base].get(stat)
+                if isinstance(v, dict):
+                    v = ";".join(f"{k}={'' if x is None else (f'{x:.4g}' if isinstance(x, float) else x)}"
+                                 for k, x in v.items())
+                out.append("" if v is None else (f"{v:.4f}" if isinstance(v, float) else v))
+            w.writerow(out)
+
+
+def plot(rows, path):
+    rows = [r for r in rows if "error" not in r]
+    scen = []
+    for r in rows:
+        if r["scenario"] not in scen:
+            scen.append(r["scenario"])
+    modes = sorted({r["mode"] for r in rows})
+    bw, gap, left, top, ph = 26, 30, 60, 62, 260
+    gw = len(modes) * bw + gap
+    W = max(640, left + len(scen) * gw + 170)
+    H = top + ph + 40
+    s = bl.Svg(W, H)
+    s.text(left, 22, "ipcc placement efficiency", 15, weight="bold")
+    s.text(left, 38, "throughput / optimum under the speed model (bench/README.md); "
+           "bar = median, whiskers = min-max over repetitions", 11)
+    ymax = max([1.0] + [r["efficiency"]["max"] or 0 for r in rows])
+    ymax = 1.0 if ymax <= 1.0 else 1.1
+
+    def y(v):
+        return top + ph - v / ymax * ph
+    for g in range(0, 11):
+        v = g / 10 * ymax
+        s.line(left - 4, y(v), left + len(scen) * gw, y(v), "#e0e0e0" if g else "#000")
+        s.text(left - 8, y(v) + 4, f"{v:.1f}", 11, "end")
+    s.text(16, top + ph / 2, "efficiency", 12, "middle", rotate=-90)
+    for si, name in enumerate(scen):
+        x0 = left + si * gw + gap / 2
+        for mi, m in enumerate(modes):
+            r = next((r for r in rows if r["scenario"] == name and r["mode"] == m), None)
+            if not r or r["efficiency"]["median"] is None:
+                continue
+            e = r["efficiency"]
+            x = x0 + mi * bw
+            s.rect(x, y(e["median"]), bw - 4, y(0) - y(e["median"]), bl.MODE_COLORS.get(m, "#000"),
+                   title=f"{name} mode {m}: {e['median']:.3f} [{e['min']:.3f}-{e['max']:.3f}]")
+            cx = x + (bw - 4) / 2
+            s.line(cx, y(e["min"]), cx, y(e["max"]), "#000", 1.5)
+            s.line(cx - 4, y(e["min"]), cx + 4, y(e["min"]), "#000")
+            s.line(cx - 4, y(e["max"]), cx + 4, y(e["max"]), "#000")
+            s.text(cx, y(e["median"]) - 4 if e["max"] - e["median"] < 0.03 else y(e["max"]) - 4,
+                   f"{e['median']:.2f}", 9, "middle")
+        s.text(x0 + len(modes) * bw / 2, top + ph + 18, name, 11, "middle")
+    for mi, m in enumerate(modes):
+        lx = left + len(scen) * gw + 20
+        s.rect(lx, top + 10 + mi * 20, 14, 14, bl.MODE_COLORS.get(m, "#000"))
+        s.text(lx + 20, top + 21 + mi * 20, f"mode {m} ({bl.MODE_NAMES[m]})", 11)
+    s.save(path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("scenarios", nargs="*", help="scenario files (default bench/scenarios/*.conf)")
+    ap.add_argument("--reps", type=int, help="override repetitions")
+    ap.add_argument("--duration", type=float, help="override duration (s)")
+    ap.add_argument("--analyze", nargs="+", metavar="LOGDIR",
+                    help="re-analyze the output.log of earlier boots, one per scenario, in order")
+    a = ap.parse_args()
+    paths = a.scenarios or sorted(str(p) for p in (bl.BENCH / "scenarios").glob("*.conf"))
+    try:
+        scs = [bl.parse_scenario(p) for p in paths]
+    except bl.ScenarioError as e:
+        sys.exit(f"bench: {e}")
+    for sc in scs:
+        if a.reps:
+            sc.repetitions = a.reps
+        if a.duration:
+            sc.duration = a.duration
+            sc.warmup = min(sc.warmup, sc.duration / 2)
+    RES.mkdir(parents=True, exist_ok=True)
+    rows, errors = [], []
+    t0 = time.time()
+    for i, sc in enumerate(scs):
+        r, err = run_scenario(sc, a.analyze[i] if a.analyze and i < len(a.analyze) else None)
+        if err:
+            errors.append(f"{sc.name}: {err}")
+        if r is None:
+            rows.append(dict(scenario=sc.name, profile=sc.profile, error=err))
+        else:
+            rows += r
+        (RES / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+    write_csv(rows, RES / "results.csv")
+    plot(rows, RES / "efficiency.svg")
+    print()
+    print_table(rows, errors)
+    print(f"\nresults: {RES}/results.json, results.csv, efficiency.svg, raw/ "
+          f"({(time.time() - t0) / 60:.1f} min)")
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()

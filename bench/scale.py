@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ipcc scale check (optional): load-balancing activity at 8, 32 and 64
+vCPUs, mode 0 vs mode 2.
+
+usage: bench/scale.py [--cpus 8,32,64] [--duration S] [--reps N]
+
+One boot per CPU count: QEMU_SMP=N (one thread per core) with an emulated
+hybrid of P-cores = the first quarter of the CPUs, E-cores = the rest,
+SD_ASYM_PACKING (ipcc_emu=custom:...), 1.5 busy workers per CPU (a quarter
+vector, a quarter scalar, half spin-wait).  Modes 0 and 2 alternate, reps
+times each.  /proc/schedstat (schedstats enabled) before and after every run
+gives, per second: load_balance() calls (lb_count, every domain and idle
+type), tasks it moved (lb_gained), failed balances (lb_failed), active
+balances (alb_count); and the workers' share of the CPU time.
+/proc/schedstat has no time spent balancing and this kernel has no function
+tracer, so activity is what can be compared.  Writes out/bench/scale.json.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib as bl  # noqa: E402
+
+RES = bl.OUT / "bench"
+
+
+def schedstat_totals(text):
+    """Sums over CPUs, domains and idle types; uptime from /proc/uptime."""
+    tot = dict(lb_count=0, lb_failed=0, lb_gained=0, alb_count=0, uptime=0.0)
+    for i, line in enumerate((text or "").splitlines()):
+        w = line.split()
+        if not w:
+            continue
+        if i == 0 and len(w) == 2:
+            tot["uptime"] = float(w[0])
+        elif w[0].startswith("domain"):
+            v = [int(x) for x in w[2:]]
+            if len(v) < 24 + 12:
+                continue
+            for it in range(3):
+                b = it * 8
+                tot["lb_count"] += v[b]
+                tot["lb_failed"] += v[b + 2]
+                tot["lb_gained"] += v[b + 4]
+            tot["alb_count"] += v[24]
+    return tot
+
+
+def scenario(ncpu, duration, reps):
+    p = max(1, ncpu // 4)
+    n = (3 * ncpu) // 2
+    sc = bl.Scenario(name=f"scale-{ncpu}", profile="smt8", smp=f"{ncpu},sockets=1,cores={ncpu},threads=1",
+                     duration=duration, warmup=1, repetitions=reps, modes=[0, 2], schedstats=True)
+    sc.tasks = [bl.TaskGroup("vec", 1, count=max(1, n // 4)),
+                bl.TaskGroup("scalar", 0, count=max(1, n // 4))]
+    sc.tasks.append(bl.TaskGroup("spin", 3, count=max(1, n - 2 * (n // 4))))
+    cmdline = f"ipcc_emu=custom:P=0-{p - 1},E={p}-{ncpu - 1},asym=packing"
+    return sc, cmdline
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cpus", default="8,32,64")
+    ap.add_argument("--duration", type=float, default=8)
+    ap.add_argument("--reps", type=int, default=2)
+    a = ap.parse_args()
+    rows = []
+    for ncpu in [int(x) for x in a.cpus.split(",")]:
+        sc, cmdline = scenario(ncpu, a.duration, a.reps)
+        logdir = bl.new_logdir(f"bench-scale-{ncpu}")
+        bl.log(f"scale: {ncpu} vCPUs, {sum(t.count for t in sc.tasks)} workers, modes 0/2 x {a.reps}")
+        rc, out = bl.boot(sc.profile, bl.guest_script(sc), logdir, smp=sc.smp,
+                          timeout=600 + 4 * a.reps * 2 * (a.duration + 3),
+                          env_extra=dict(CMDLINE=cmdline, QEMU_ICOUNT="1"))
+        files = bl.extract_tar(out)
+        if files is None:
+            rows.append(dict(cpus=ncpu, error=f"no results (exit {rc}); logs {logdir}"))
+            continue
+        online = sum(1 for ln in files.get("topology", "").splitlines() if ln.split()[2:3] == ["1"])
+        for mode in sc.modes:
+            per = []
+            for rep in range(1, a.reps + 1):
+                b = schedstat_totals(files.get(f"schedstat-m{mode}-r{rep}.before"))
+                e = schedstat_totals(files.get(f"schedstat-m{mode}-r{rep}.after"))
+                run = bl.parse_run(files.get(f"run-m{mode}-r{rep}", ""))
+                secs = e["uptime"] - b["uptime"]
+                if secs <= 0:
+                    continue
+                # Workers' CPU time between the first and the last sample.
+                s = [v for v in run.samples.values() if len(v) > 1]
+                span = (s[0][-1][0] - s[0][0][0]) / 1000.0 if s else 0
+                cpu = sum(v[-1][3] - v[0][3] for v in s) / 1e9
+                per.append(dict({k: (e[k] - b[k]) / secs for k in ("lb_count", "lb_failed",
+                                                                    "lb_gained", "alb_count")},
+                                worker_cpu_share=cpu / (span * online) if span and online else None))
+            if not per:
+                rows.append(dict(cpus=ncpu, mode=mode, error="no schedstat snapshots"))
+                continue
+            row = dict(cpus=ncpu, online=online, mode=mode, reps=len(per))
+            for k in per[0]:
+                vals = [p[k] for p in per if p[k] is not None]
+                row[k + "_per_s"] = statistics.median(vals) if vals else None
+            row["worker_cpu_share"] = row.pop("worker_cpu_share_per_s")
+            rows.append(row)
+    RES.mkdir(parents=True, exist_ok=True)
+    (RES / "scale.json").write_text(json.dumps(rows, indent=1) + "\n")
+    print(f"\n{'vCPUs':>5} {'mode':>4} {'lb calls/s':>11} {'failed/s':>9} {'moved/s':>8} "
+          f"{'active/s':>8} {'worker CPU share':>16}")
+    for r in rows:
+        if "error" in r:
+            print(f"{r['cpus']:>5} ERROR {r['error']}")
+            continue
+        print(f"{r['cpus']:>5} {r['mode']:>4} {r['lb_count_per_s']:11.0f} {r['lb_failed_per_s']:9.1f} "
+              f"{r['lb_gained_per_s']:8.1f} {r['alb_count_per_s']:8.1f} "
+              f"{bl.fmt(r['worker_cpu_share'], '16.3f')}")
+    print(f"\nresults: {RES}/scale.json")
+    sys.exit(1 if any("error" in r for r in rows) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcc-run: the in-guest driver of the ipcc placement benchmark.
+ *
+ * usage: ipcc-run SPEC OUT
+ *
+ * SPEC is a small text file the host writes (bench/run.py), one item a line,
+ * '#' comments:
+ *
+ *   duration_ms MS           length of the run (required)
+ *   interval_ms MS           sampling interval (default 20)
+ *   worker PATH              worker binary (default ipcc-worker, looked up
+ *                            in PATH)
+ *   task ID NAME CLASS DUTY PERIOD_MS PIN
+ *                            one worker; ID 0..N-1 in order, CLASS its
+ *                            emulated class (-1: none), DUTY percent,
+ *                            PIN a cpulist it starts pinned to or "-"
+ *   event T_MS class ID CLASS   set task ID's emulated class at T_MS
+ *   event T_MS unpin ID         allow task ID on every online CPU at T_MS
+ *
+ * It forks every worker, sets its emulated class through
+ * /sys/kernel/debug/ipcc_emu/task_class and its affinity before the worker
+ * execs (the class register is kept across exec), starts them all at once
+ * (t=0), then every interval samples each worker's CPU (/proc/PID/stat field
+ * 39), state (field 3) and total run time (/proc/PID/schedstat, ns), and
+ * applies the events that are due (before that tick's sample).  At the end
+ * it reads the final CPU times, stops the workers (SIGTERM) and collects
+ * their own reports.  Everything goes to OUT, written after the run so that
+ * no output disturbs it:
+ *
+ *   # ipcc-run 1
+ *   meta,duration_ms,INTERVAL_MS,CLK_TCK
+ *   task,ID,PID,NAME,CLASS,DUTY
+ *   event,T_MS_APPLIED,KIND,ID,ARG
+ *   s,T_MS,PID,CPU,STATE,RUN_NS          one per worker per sample
+ *   end,PID,UTIME,STIME,RUN_NS,WAIT_NS,SLICES,IPCC_CLASS
+ *   worker PID work=W cpus=CPU:NS,...     the worker's own report
+ *
+ * T_MS are milliseconds (3 decimals) since the start.  UTIME and STIME are
+ * in clock ticks (CLK_TCK per second); IPCC_CLASS is the class the scheduler
+ * holds for the task (/proc/PID/sched "ipcc.class"), -2 when unreadable.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_TASKS	256
+#define MAX_EVENTS	1024
+#define TASK_CLASS	"/sys/kernel/debug/ipcc_emu/task_class"
+
+struct task {
+	int id, cls, cls0, duty, period;
+	char name[64];
+	char pin[256];
+	pid_t pid;
+	int fd_stat, fd_sched;
+	char end[160];
+};
+
+struct event {
+	long t_ms;
+	int kind;	/* 0 class, 1 unpin */
+	int id, arg;
+	int done;
+	double applied_ms;
+};
+
+struct sample {
+	float t_ms;
+	short cpu;
+	char state;
+	uint64_t run_ns;
+};
+
+static struct task tasks[MAX_TASKS];
+static struct event events[MAX_EVENTS];
+static int ntasks, nevents;
+static long duration_ms, interval_ms = 20;
+static char worker[256] = "ipcc-worker";
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ipcc-run: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int parse_cpulist(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1)
+				return -1;
+			s = end;
+		}
+		for (; a <= b; a++)
+			if (a >= 0 && a < CPU_SETSIZE)
+				CPU_SET(a, set);
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -1;
+		else
+			break;
+	}
+	return 0;
+}
+
+static void read_spec(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("cannot open %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char kind[16];
+		struct task *t;
+		struct event *e;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "duration_ms %ld", &duration_ms) == 1)
+			continue;
+		if (sscanf(line, "interval_ms %ld", &interval_ms) == 1)
+			continue;
+		if (sscanf(line, "worker %255s", worker) == 1)
+			continue;
+		if (!strncmp(line, "task ", 5)) {
+			if (ntasks >= MAX_TASKS)
+				die("too many tasks%s", "");
+			t = &tasks[ntasks];
+			if (sscanf(line, "task %d %63s %d %d %d %255s", &t->id,
+				   t->name, &t->cls, &t->duty, &t->period,
+				   t->pin) != 6 || t->id != ntasks)
+				die("bad task line: %s", line);
+			t->cls0 = t->cls;
+			ntasks++;
+			continue;
+		}
+		if (!strncmp(line, "event ", 6)) {
+			if (nevents >= MAX_EVENTS)
+				die("too many events%s", "");
+			e = &events[nevents];
+			e->arg = 0;
+			if (sscanf(line, "event %ld %15s %d %d", &e->t_ms, kind,
+				   &e->id, &e->arg) < 3)
+				die("bad event line: %s", line);
+			if (!strcmp(kind, "class"))
+				e->kind = 0;
+			else if (!strcmp(kind, "unpin"))
+				e->kind = 1;
+			else
+				die("bad event kind: %s", kind);
+			if (e->id < 0 || e->id >= MAX_TASKS)
+				die("bad event task: %s", line);
+			nevents++;
+			continue;
+		}
+		die("bad spec line: %s", line);
+	}
+	fclose(f);
+	if (duration_ms <= 0 || interval_ms <= 0 || !ntasks)
+		die("spec %s needs duration_ms and tasks", path);
+	for (int i = 0; i < nevents; i++)
+		if (events[i].id >= ntasks)
+			die("event for an unknown task in %s", path);
+}
+
+static int set_class(pid_t pid, int cls)
+{
+	char buf[64];
+	int fd, n, ret = 0;
+
+	fd = open(TASK_CLASS, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(buf, sizeof(buf), "%d %d", (int)pid, cls);
+	if (write(fd, buf, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int read_fd(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Fields of /proc/PID/stat after "(comm)": field 3 is the first. */
+static const char *stat_field(const char *buf, int field)
+{
+	const char *p = strrchr(buf, ')');
+	int f = 2;
+
+	if (!p)
+		return NULL;
+	p++;
+	while (*p && f < field) {
+		while (*p == ' ')
+			p++;
+		f++;
+		if (f == field)
+			return p;
+		while (*p && *p != ' ')
+			p++;
+	}
+	return NULL;
+}
+
+static void sample_task(struct task *t, struct sample *s, float t_ms)
+{
+	char buf[1024];
+	const char *p;
+
+	s->t_ms = t_ms;
+	s->cpu = -1;
+	s->state = '?';
+	s->run_ns = 0;
+	if (read_fd(t->fd_stat, buf, sizeof(buf)) > 0) {
+		p = stat_field(buf, 3);
+		if (p)
+			s->state = *p;
+		p = stat_field(buf, 39);
+		if (p)
+			s->cpu = atoi(p);
+	}
+	if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
+		s->run_ns = strtoull(buf, NULL, 10);
+}
+
+static int sched_class_of(pid_t pid)
+{
+	char path[64], line[256];
+	int cls = -2;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return cls;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (!strncmp(line, "ipcc.class", 10) && c)
+			cls = atoi(c + 1);
+	}
+	fclose(f);
+	return cls;
+}
+
+int main(int argc, char **argv)
+{
+	int gate[2], i, k, nsamples;
+	char dir[64], path[128], buf[1024];
+	struct sample *samples;
+	cpu_set_t all;
+	int64_t t0;
+	FILE *out;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: ipcc-run SPEC OUT\n");
+		return 2;
+	}
+	read_spec(argv[1]);
+	out = fopen(argv[2], "w");
+	if (!out)
+		die("cannot write %s", argv[2]);
+	nsamples = duration_ms / interval_ms + 2;
+	samples = calloc((size_t)nsamples * ntasks, sizeof(*samples));
+	if (!samples)
+		die("out of memory%s", "");
+	snprintf(dir, sizeof(dir), "/tmp/ipcc-run.%d", (int)getpid());
+	mkdir(dir, 0700);
+	sched_getaffinity(0, sizeof(all), &all);
+
+	if (pipe(gate))
+		die("pipe: %s", strerror(errno));
+	for (i = 0; i < ntasks; i++) {
+		struct task *t = &tasks[i];
+		char a1[16], a2[16], a3[16];
+		pid_t pid;
+
+		snprintf(path, sizeof(path), "%s/w%d", dir, i);
+		pid = fork();
+		if (pid < 0)
+			die("fork: %s", strerror(errno));
+		if (!pid) {
+			int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+			char c;
+
+			close(gate[1]);
+			if (fd >= 0) {
+				dup2(fd, 1);
+				close(fd);
+			}
+			/* Wait for the start: EOF when the driver closes. */
+			while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+				;
+			close(gate[0]);
+			snprintf(a1, sizeof(a1), "%d", t->duty);
+			snprintf(a2, sizeof(a2), "%d", t->period);
+			snprintf(a3, sizeof(a3), "%d", t->cls);
+			execlp(worker, "ipcc-worker", a1, a2, a3, (char *)NULL);
+			_exit(127);
+		}
+		t->pid = pid;
+		if (t->cls >= 0 && set_class(pid, t->cls))
+			fprintf(stderr, "ipcc-run: cannot set class of %d\n",
+				(int)pid);
+		if (strcmp(t->pin, "-")) {
+			cpu_set_t set;
+
+			if (parse_cpulist(t->pin, &set) ||
+			    sched_setaffinity(pid, sizeof(set), &set))
+				fprintf(stderr, "ipcc-run: cannot pin %d to %s\n",
+					(int)pid, t->pin);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		t->fd_stat = open(path, O_RDONLY);
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+		t->fd_sched = open(path, O_RDONLY);
+	}
+	close(gate[0]);
+
+	t0 = now_ns();
+	close(gate[1]);		/* go */
+	for (k = 0; k < nsamples; k++) {
+		int64_t next = t0 + (int64_t)k * interval_ms * 1000000LL;
+		struct timespec ts = { next / 1000000000LL, next % 1000000000LL };
+		float t_ms;
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				       NULL) == EINTR)
+			;
+		t_ms = (now_ns() - t0) / 1e6;
+		for (i = 0; i < nevents; i++) {
+			struct event *e = &events[i];
+			struct task *t = &tasks[e->id];
+
+			if (e->done || e->t_ms > t_ms)
+				continue;
+			if (e->kind == 0) {
+				union sigval v = { .sival_int = e->arg };
+
+				if (set_class(t->pid, e->arg))
+					fprintf(stderr, "ipcc-run: class event failed\n");
+				sigqueue(t->pid, SIGUSR1, v);
+				t->cls = e->arg;
+			} else {
+				sched_setaffinity(t->pid, sizeof(all), &all);
+			}
+			e->done = 1;
+			e->applied_ms = (now_ns() - t0) / 1e6;
+		}
+		for (i = 0; i < ntasks; i++)
+			sample_task(&tasks[i], &samples[(size_t)k * ntasks + i],
+				    t_ms);
+		if (t_ms >= duration_ms) {
+			k++;
+			break;
+		}
+	}
+	nsamples = k;
+
+	/* Final CPU times now, before the output takes time. */
+	for (i = 0; i < ntasks; i++) {
+		struct task *t = &tasks[i];
+		unsigned long long run = 0, wait = 0, slices = 0;
+		unsigned long ut = 0, st = 0;
+		const char *p;
+
+		if (read_fd(t->fd_stat, buf, sizeof(buf)) > 0) {
+			p = stat_field(buf, 14);
+			if (p)
+				sscanf(p, "%lu %lu", &ut, &st);
+		}
+		if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
+			sscanf(buf, "%llu %llu %llu", &run, &wait, &slices);
+		snprintf(t->end, sizeof(t->end), "end,%d,%lu,%lu,%llu,%llu,%llu,%d\n",
+			 (int)t->pid, ut, st, run, wait, slices,
+			 sched_class_of(t->pid));
+	}
+
+	fprintf(out, "# ipcc-run 1\nmeta,%ld,%ld,%ld\n", duration_ms,
+		interval_ms, sysconf(_SC_CLK_TCK));
+	for (i = 0; i < ntasks; i++) {
+		struct task *t = &tasks[i];
+
+		fprintf(out, "task,%d,%d,%s,%d,%d\n", t->id, (int)t->pid,
+			t->name, t->cls0, t->duty);
+	}
+	for (i = 0; i < nevents; i++)
+		fprintf(out, "event,%.3f,%s,%d,%d\n", events[i].applied_ms,
+			events[i].kind ? "unpin" : "class", events[i].id,
+			events[i].arg);
+	for (k = 0; k < nsamples; k++)
+		for (i = 0; i < ntasks; i++) {
+			struct sample *s = &samples[(size_t)k * ntasks + i];
+
+			fprintf(out, "s,%.3f,%d,%d,%c,%llu\n", s->t_ms,
+				(int)tasks[i].pid, s->cpu, s->state,
+				(unsigned long long)s->run_ns);
+		}
+	for (i = 0; i < ntasks; i++)
+		fputs(tasks[i].end, out);
+	for (i = 0; i < ntasks; i++)
+		kill(tasks[i].pid, SIGTERM);
+	for (i = 0; i < ntasks; i++) {
+		int st;
+
+		while (waitpid(tasks[i].pid, &st, 0) < 0 && errno == EINTR)
+			;
+		close(tasks[i].fd_stat);
+		close(tasks[i].fd_sched);
+	}
+	for (i = 0; i < ntasks; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/w%d", dir, i);
+		f = fopen(path, "r");
+		while (f && fgets(buf, sizeof(buf), f))
+			fputs(buf, out);
+		if (f)
+			fclose(f);
+		unlink(path);
+	}
+	rmdir(dir);
+	fclose(out);
+	return 0;
+}

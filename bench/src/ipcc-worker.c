@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ipcc-worker: a busy worker for the ipcc placement benchmark (guest side).
+ *
+ * usage: ipcc-worker DUTY PERIOD_MS CLASS
+ *
+ *   DUTY       percent of each period the worker wants to run (1..100)
+ *   PERIOD_MS  length of a period in ms (10 in the scenarios)
+ *   CLASS      its emulated class at start (the driver sets the class
+ *              register; the worker only needs it for its own accounting)
+ *
+ * Each period the worker spins until it has consumed DUTY% of the period in
+ * CPU time (CLOCK_THREAD_CPUTIME_ID) or the period is over, then sleeps
+ * until the next period boundary.  DUTY 100 never sleeps.
+ *
+ * Work model (a cross-check only; the host computes the benchmark's numbers
+ * from the driver's samples, with the SMT factor): every chunk of about
+ * 200 us of running, the worker reads its CPU (sched_getcpu()) and credits
+ * the CPU time of the chunk to that CPU, and adds score(class, cpu) * time
+ * to its "work".  Scores (perf, HFI 0..255) come from
+ * /sys/kernel/debug/sched/ipcc/scores, read at start and again on SIGUSR2.
+ * A class change is announced with SIGUSR1 and the new class as the
+ * sigqueue() value (ipcc-run does this after writing task_class).
+ *
+ * On SIGTERM or SIGINT it prints one line to stdout and exits:
+ *   worker PID work=W cpus=CPU:NS,CPU:NS,...
+ * W is sum(score * seconds) with no SMT factor.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CPUS	512
+#define MAX_CLASSES	16
+#define CHUNK_NS	200000LL	/* accounting granularity */
+#define SCORES		"/sys/kernel/debug/sched/ipcc/scores"
+
+static volatile sig_atomic_t stop;
+static volatile sig_atomic_t rescore;
+static volatile int cur_class;
+
+static uint64_t cpu_ns[MAX_CPUS];
+static unsigned char score[MAX_CPUS][MAX_CLASSES];
+static double work;
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Parse "cpu class0 ..." then "CPU P/E P/E ...": keep the perf values. */
+static void read_scores(void)
+{
+	char line[4096];
+	FILE *f = fopen(SCORES, "r");
+
+	if (!f)
+		return;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		long cpu = strtol(p, &end, 10);
+		int c = 0;
+
+		if (end == p || cpu < 0 || cpu >= MAX_CPUS)
+			continue;
+		p = end;
+		while (c < MAX_CLASSES) {
+			long perf;
+
+			while (*p == ' ')
+				p++;
+			if (*p == '\n' || !*p)
+				break;
+			perf = strtol(p, &end, 10);
+			if (end == p)	/* "-/-" */
+				perf = 0;
+			score[cpu][c++] = perf < 0 ? 0 : perf > 255 ? 255 : perf;
+			while (*p && *p != ' ' && *p != '\n')
+				p++;
+		}
+	}
+	fclose(f);
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void on_class(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	if (si->si_code == SI_QUEUE)
+		cur_class = si->si_value.sival_int;
+}
+
+static void on_rescore(int sig)
+{
+	(void)sig;
+	rescore = 1;
+}
+
+static uint64_t sink;
+
+/* About @iters iterations of dependent integer arithmetic. */
+static void spin(long iters)
+{
+	uint64_t x = sink | 1;
+	long i;
+
+	for (i = 0; i < iters; i++)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	sink = x;
+}
+
+int main(int argc, char **argv)
+{
+	int64_t period, budget, t_start, wall_end, cpu_last, cpu_now;
+	struct sigaction sa;
+	long iters = 20000;
+	int duty, i, first = 1;
+	char out[MAX_CPUS * 24 + 128];
+	size_t len;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: ipcc-worker DUTY PERIOD_MS CLASS\n");
+		return 2;
+	}
+	duty = atoi(argv[1]);
+	period = atoll(argv[2]) * 1000000LL;
+	cur_class = atoi(argv[3]);
+	if (duty < 1 || duty > 100 || period <= 0) {
+		fprintf(stderr, "ipcc-worker: bad DUTY or PERIOD_MS\n");
+		return 2;
+	}
+	budget = period * duty / 100;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_rescore;
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_class;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGUSR1, &sa, NULL);
+
+	read_scores();
+
+	t_start = now_ns(CLOCK_MONOTONIC);
+	cpu_last = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	while (!stop) {
+		int64_t p_cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+		wall_end = t_start + period;
+		for (;;) {
+			int64_t before = cpu_last;
+			int cpu, cls;
+
+			spin(iters);
+			cpu_now = now_ns(CLOCK_THREAD_CPUTIME_ID);
+			cpu = sched_getcpu();
+			if (cpu >= 0 && cpu < MAX_CPUS) {
+				cpu_ns[cpu] += cpu_now - before;
+				cls = cur_class;
+				if (cls >= 0 && cls < MAX_CLASSES)
+					work += score[cpu][cls] *
+						((cpu_now - before) / 1e9);
+			}
+			cpu_last = cpu_now;
+			/* Calibrate once: a chunk of about CHUNK_NS. */
+			if (first && cpu_now - before > 0) {
+				iters = iters * CHUNK_NS / (cpu_now - before);
+				if (iters < 1000)
+					iters = 1000;
+				first = 0;
+			}
+			if (stop || rescore)
+				break;
+			if (duty < 100 && (cpu_now - p_cpu0 >= budget ||
+					   now_ns(CLOCK_MONOTONIC) >= wall_end))
+				break;
+			if (duty == 100 && now_ns(CLOCK_MONOTONIC) >= wall_end)
+				break;
+		}
+		if (rescore) {
+			rescore = 0;
+			read_scores();
+		}
+		if (duty < 100 && !stop) {
+			struct timespec ts;
+
+			if (now_ns(CLOCK_MONOTONIC) < wall_end) {
+				ts.tv_sec = wall_end / 1000000000LL;
+				ts.tv_nsec = wall_end % 1000000000LL;
+				while (clock_nanosleep(CLOCK_MONOTONIC,
+						       TIMER_ABSTIME, &ts,
+						       NULL) == EINTR && !stop)
+					;
+			}
+		}
+		/* Next period; a period that overran starts a fresh one. */
+		t_start = wall_end;
+		if (now_ns(CLOCK_MONOTONIC) > t_start + period)
+			t_start = now_ns(CLOCK_MONOTONIC);
+		cpu_last = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	}
+
+	len = snprintf(out, sizeof(out), "worker %d work=%.3f cpus=",
+		       (int)getpid(), work);
+	for (i = 0; i < MAX_CPUS && len < sizeof(out) - 32; i++)
+		if (cpu_ns[i])
+			len += snprintf(out + len, sizeof(out) - len, "%s%d:%llu",
+					out[len - 1] == '=' ? "" : ",", i,
+					(unsigned long long)cpu_ns[i]);
+	len += snprintf(out + len, sizeof(out) - len, "\n");
+	if (write(1, out, len) < 0)
+		return 1;
+	return 0;
+}
