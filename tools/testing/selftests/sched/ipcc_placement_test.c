@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "ipcc_util.h"
 
 #define EMU_DIR		"/sys/kernel/debug/ipcc_emu"
 #define STATS		"/sys/kernel/debug/sched/ipcc/stats"
@@ -118,80 +119,6 @@ struct placement {
 FIXTURE(place) {
 	struct placement pl;
 };
-
-/* Read a whole small file; return its length or -errno. */
-static int read_text(const char *path, char *buf, size_t size)
-{
-	ssize_t n, len = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-
-	while ((size_t)len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	return len;
-}
-
-/* One write() of @s; return 0 or -errno. */
-static int write_text(const char *path, const char *s)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-
-	n = write(fd, s, strlen(s));
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? n : 0;
-}
-
-/* "0-3,5,7-8" (or an empty string) into @set; -1 when malformed. */
-static int parse_cpulist(const char *s, cpu_set_t *set)
-{
-	CPU_ZERO(set);
-
-	while (*s && *s != '\n') {
-		char *end;
-		long a, b;
-
-		a = strtol(s, &end, 10);
-		if (end == s || a < 0 || a >= MAX_CPUS)
-			return -1;
-		b = a;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a || b >= MAX_CPUS)
-				return -1;
-			s = end;
-		}
-		for (; a <= b; a++)
-			CPU_SET(a, set);
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			return -1;
-	}
-
-	return 0;
-}
 
 static int read_cpulist(const char *path, cpu_set_t *set)
 {
