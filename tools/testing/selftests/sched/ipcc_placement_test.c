@@ -85,6 +85,8 @@
 /* Mode 2: at least this share, and this much above mode 0 (percent). */
 #define MIN_SHARE_PCT	60
 #define MIN_MARGIN_PCT	5
+/* A mode 2 share this high passes whatever mode 0 did (percent). */
+#define NEAR_ALL_PCT	95
 /* NUMA: mode 2 may be worse than mode 0 by this much at most (percent). */
 #define NUMA_SLACK_PCT	30
 /* Memory each task of the NUMA scenario keeps touching. */
@@ -582,10 +584,16 @@ static void check_share(struct __test_metadata *_metadata,
 		TH_LOG("%s: high-gain share on P-cores %.2f in mode 2, want >= 0.%02d",
 		       scenario, share2, MIN_SHARE_PCT);
 	}
-	EXPECT_GE(pct(share2), pct(share0) + MIN_MARGIN_PCT) {
-		TH_LOG("%s: share %.2f in mode 2, %.2f in mode 0",
-		       scenario, share2, share0);
-	}
+	/*
+	 * Better than mainline by a margin, unless mainline happened to place
+	 * the tasks well too (an under-subscribed start can land them on
+	 * P-cores by chance): then mode 2 must be near perfect.
+	 */
+	if (pct(share2) < NEAR_ALL_PCT)
+		EXPECT_GE(pct(share2), pct(share0) + MIN_MARGIN_PCT) {
+			TH_LOG("%s: share %.2f in mode 2, %.2f in mode 0",
+			       scenario, share2, share0);
+		}
 }
 
 /* Mode 0 behaves as mainline: no IPCC counter moves. */
