@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "ipcc_util.h"
 
 #define EMU_DIR		"/sys/kernel/debug/ipcc_emu"
 #define CORE_SCORES	"/sys/kernel/debug/sched/ipcc/scores"
@@ -45,31 +46,6 @@ static const char * const emu_files[] = {
 	"profile", "pcpus", "ecpus", "offline_cpus", "scores", "nr_classes",
 	"task_class",
 };
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-	ssize_t n, len = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-
-	while ((size_t)len < size - 1) {
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		len += n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	return len;
-}
 
 /* One write() of @len bytes; return 0 or -errno. */
 static int write_raw(const char *path, const char *s, size_t len)
@@ -88,11 +64,6 @@ static int write_raw(const char *path, const char *s, size_t len)
 		n = -EIO;
 	close(fd);
 	return n < 0 ? n : 0;
-}
-
-static int write_text(const char *path, const char *s)
-{
-	return write_raw(path, s, strlen(s));
 }
 
 static int emu_write(const char *file, const char *s)

@@ -44,7 +44,7 @@ static inline int read_text(const char *path, char *buf, size_t size)
 	return len;
 }
 
-/* One write() of @s; return 0 or -errno. */
+/* One write() of @s; return 0, -errno, or -EIO for a short write. */
 static inline int write_text(const char *path, const char *s)
 {
 	ssize_t n;
@@ -57,6 +57,8 @@ static inline int write_text(const char *path, const char *s)
 	n = write(fd, s, strlen(s));
 	if (n < 0)
 		n = -errno;
+	else if ((size_t)n != strlen(s))
+		n = -EIO;
 	close(fd);
 	return n < 0 ? n : 0;
 }
