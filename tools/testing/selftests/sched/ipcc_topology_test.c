@@ -42,9 +42,11 @@
 #define BUF_SIZE	16384
 
 /* Placement test: settle time, then samples of the unpinned task's CPU. */
-#define SETTLE_MS	1000
+#define SETTLE_MS	2000
 #define SAMPLE_MS	50
 #define NR_SAMPLES	60
+/* The scheduler mode sysctl of the series. */
+#define IPCC_MODE_FILE	"/proc/sys/kernel/sched_ipcc"
 #define MIN_E_PERCENT	70
 
 struct profile {
@@ -425,6 +427,7 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 {
 	pid_t pinned[MAX_CPUS], unpinned;
 	int nr_pinned = 0, cpu, i, on_e = 0, on_p = 0, other = 0;
+	char mode[16] = "";
 	cpu_set_t cores, siblings, online;
 	bool smt = false;
 
@@ -452,6 +455,14 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 		SKIP(return, "P-cores without SMT siblings");
 	if (!CPU_COUNT(&self->e_on))
 		SKIP(return, "no online E-core");
+
+	/*
+	 * Mainline behaviour: with kernel.sched_ipcc=0 the series must leave
+	 * the balancers as they are. (Placement with classes is the business
+	 * of ipcc_placement_test.)
+	 */
+	if (read_text(IPCC_MODE_FILE, mode, sizeof(mode)) > 0)
+		ASSERT_EQ(0, write_text(IPCC_MODE_FILE, "0"));
 
 	/* One busy task on the first thread of every P-core. */
 	CPU_OR(&online, &self->p_on, &self->e_on);
@@ -486,6 +497,9 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 		kill(pinned[i], SIGKILL);
 		waitpid(pinned[i], NULL, 0);
 	}
+
+	if (mode[0])
+		write_text(IPCC_MODE_FILE, mode);
 
 	TH_LOG("unpinned task: %d samples on E-cores, %d on busy P-cores, %d elsewhere",
 	       on_e, on_p, other);
