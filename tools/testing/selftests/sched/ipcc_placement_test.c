@@ -204,29 +204,6 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The CPU a task last ran on: field 39 of /proc/PID/stat. */
-static int task_cpu(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_text(path, buf, sizeof(buf)) < 0)
-		return -1;
-
-	/* Field 2 (comm) may hold blanks: count from its closing paren. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	for (field = 2; field < 39; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -1;
-	}
-
-	return atoi(p + 1);
-}
-
 /* "NAME VALUE" lines of the IPCC stats file. */
 static int read_counters(struct counters *c)
 {

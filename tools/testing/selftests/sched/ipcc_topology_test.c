@@ -245,29 +245,6 @@ static pid_t spawn_busy(int cpu, const cpu_set_t *allowed)
 	return 0;
 }
 
-/* The CPU a task last ran on: field 39 of /proc/PID/stat. */
-static int task_cpu(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	int field;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_text(path, buf, sizeof(buf)) < 0)
-		return -1;
-
-	/* Field 2 (comm) may hold blanks: count from its closing paren. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return -1;
-	for (field = 2; field < 39; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -1;
-	}
-
-	return atoi(p + 1);
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };

@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -92,6 +94,29 @@ static inline int parse_cpulist(const char *s, cpu_set_t *set)
 	}
 
 	return 0;
+}
+
+/* The CPU a task last ran on: field 39 of /proc/PID/stat. */
+static inline int task_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return -1;
+
+	/* Field 2 (comm) may hold blanks: count from its closing paren. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (field = 2; field < 39; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+
+	return atoi(p + 1);
 }
 
 #endif /* IPCC_UTIL_H */
