@@ -3,10 +3,10 @@
 # Debian's linux-source-6.12.  See README.md.
 
 H := harness
-export PROFILE PROFILES SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+export PROFILE PROFILES MINUTES SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean \
-	demo bench bench-overhead bench-scale bench-tools
+	demo bench bench-overhead bench-scale bench-tools stress
 
 help:
 	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench                placement scenarios (bench/scenarios) and overhead (out/bench/)"
 	@echo "make bench-overhead       only the overhead part of make bench"
 	@echo "make bench-scale          optional: load-balancing activity at 8, 32, 64 vCPUs"
+	@echo "make stress [PROFILE=adl|lnl] [MINUTES=10]  debug kernel under hotplug and knob churn"
 	@echo "make run SCRIPT=path      boot, run a host script in the guest, exit with its status"
 	@echo "make shell                boot to an interactive shell"
 	@echo "make tree [TREE=dir]      a patched git + quilt tree to hack in"
@@ -44,6 +45,9 @@ run:
 
 shell:
 	@$(H)/shell.sh
+
+stress:
+	@$(H)/stress.sh
 
 # Benchmarks and demo (bench/README.md).  BENCH_NO_BUILD=1 skips
 # "harness/build.sh all" when the kernel is already built.

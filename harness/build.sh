@@ -3,7 +3,9 @@
 # Build layer: the test kernel, the statically linked selftests and the
 # initramfs.
 #
-# usage: build.sh kernel|selftests|initramfs|all
+# usage: build.sh kernel|debug|selftests|initramfs|all
+#        build.sh debug         the stress kernel: the test kernel's options
+#                               plus config/debug.config, in $BUILD_DEBUG
 #        build.sh kunit-args    print the kunit.py arguments shared by
 #                               "kunit.py build" here and "kunit.py run"
 #                               in test.sh, so both use one build
@@ -26,15 +28,16 @@ kunit_args() {
 	printf '%s\0' "${a[@]}"
 }
 
+# One kernel build at a time on this machine: builds wait for each other.
 build_kernel() {
-	local args=()
+	local args=() log=$OUT/${1:-kernel}-build.log
 	mapfile -d '' args < <(kunit_args)
 	mkdir -p "$BUILD" "$OUT"
-	msg "building the kernel in $BUILD (log: $OUT/kernel-build.log)"
-	if ! (cd "$SRC" && python3 tools/testing/kunit/kunit.py build "${args[@]}") \
-		>"$OUT/kernel-build.log" 2>&1; then
-		grep -E 'error|Error|ERROR|not in .config|missing' "$OUT/kernel-build.log" | head -n 40 >&2
-		die "kernel build failed; see $OUT/kernel-build.log"
+	msg "building the kernel in $BUILD (log: $log)"
+	if ! (cd "$SRC" && flock "$CACHE/build.lock" \
+		python3 tools/testing/kunit/kunit.py build "${args[@]}") >"$log" 2>&1; then
+		grep -E 'error|Error|ERROR|not in .config|missing' "$log" | head -n 40 >&2
+		die "kernel build failed; see $log"
 	fi
 }
 
@@ -82,6 +85,11 @@ case ${1:-all} in
 kernel) "$HARNESS/deps.sh" && "$HARNESS/assemble.sh" && build_kernel ;;
 selftests) build_selftests ;;
 initramfs) build_initramfs ;;
+debug)
+	"$HARNESS/deps.sh" && "$HARNESS/assemble.sh" || exit 1
+	BUILD=$BUILD_DEBUG KCONFIG_EXTRA="$HARNESS/config/debug.config ${KCONFIG_EXTRA:-}" \
+		build_kernel kernel-debug
+	;;
 kunit-args) kunit_args ;;
 all)
 	"$HARNESS/deps.sh" || exit 1
@@ -90,5 +98,5 @@ all)
 	build_selftests
 	build_initramfs
 	;;
-*) die "usage: build.sh kernel|selftests|initramfs|all" ;;
+*) die "usage: build.sh kernel|debug|selftests|initramfs|all" ;;
 esac

@@ -18,10 +18,15 @@ BASE_DIR=$CACHE/base/$BASE_VERSION
 BASE_SRC=$BASE_DIR/linux-source-6.12
 SRC=$CACHE/src                  # assembled, patched tree (persistent)
 BUILD=$CACHE/build/kernel       # one kernel build for KUnit and boot tests
+BUILD_DEBUG=$CACHE/build/kernel-debug   # the same plus config/debug.config
 OUT=${IPCC_OUT:-$REPO/out}      # logs and results of the last runs
 JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+
+# What a kernel splat looks like on the console: warnings, bugs, lockdep,
+# sanitizers, RCU stalls, hung tasks, soft lockups, workqueue stalls.
+SPLAT_RE='WARNING: CPU: [0-9]|BUG: |Oops: |Kernel panic|UBSAN: |KASAN: |KFENCE: |possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|rcu: INFO|blocked for more than|soft lockup|workqueue lockup|Call Trace:'
 
 msg() { printf '[ipcc] %s\n' "$*" >&2; }
 die() { printf '[ipcc] ERROR: %s\n' "$*" >&2; exit 1; }

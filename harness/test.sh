@@ -36,7 +36,7 @@ stage "checkpatch --strict"
 
 stage "KUnit (kunit.py run --arch=x86_64; builds the test kernel)"
 mapfile -d '' kargs < <("$HARNESS/build.sh" kunit-args)
-(cd "$SRC" && python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
+(cd "$SRC" && flock "$CACHE/build.lock" python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
 	--timeout="${KUNIT_TIMEOUT:-600}" --qemu_args "-smp 2" \
 	--json="$logdir/kunit.json") >"$logdir/kunit.log" 2>&1
 krc=$?
@@ -57,9 +57,6 @@ if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
 	finish
 fi
 
-# What a kernel splat looks like on the console.
-SPLAT_RE='WARNING: CPU: [0-9]|BUG: |Oops: |Kernel panic|UBSAN: |KASAN: |KFENCE: |possible (circular|recursive) locking|inconsistent lock state|rcu: INFO|blocked for more than|Call Trace:'
-
 # Test topologies: profiles of harness/profiles/.
 PROFILES=${PROFILES:-"smt8 adl lnl numa2"}
 for name in $PROFILES; do
@@ -76,5 +73,13 @@ for name in $PROFILES; do
 		$R case "selftests@$name" "kernel splat on the console" fail
 	fi
 done
+
+# The debug kernel (lockdep, KASAN, UBSAN, KFENCE, ...) under a short
+# stress run: hotplug and knob churn under a classed workload.
+if [ "${STRESS_MINUTES:-2}" != 0 ]; then
+	stage "stress, debug kernel, ${STRESS_MINUTES:-2} min on adl"
+	MINUTES=${STRESS_MINUTES:-2} PROFILE=adl STRESS_LOGDIR=$logdir/stress-adl \
+		"$HARNESS/stress.sh" || true
+fi
 
 finish
