@@ -21,7 +21,7 @@ msg "copying the base into $tree"
 mkdir -p "$tree"
 cp -a "$BASE_SRC/." "$tree/"
 cd "$tree" || exit 1
-git init -q && git add -A && git commit -q -m "base: $BASE_PKG $BASE_VERSION" ||
+git init -q && git add -A -f && git commit -q -m "base: $BASE_PKG $BASE_VERSION" ||
 	die "git commit of the base failed"
 for f in $(series_new_files); do
 	mkdir -p "$(dirname "$f")"
