@@ -28,6 +28,8 @@ dpkg-deb:dpkg
 apt-get:apt
 /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev
 git:git
+sparse:sparse
+flock:util-linux
 timeout:coreutils
 "
 
@@ -40,6 +42,11 @@ for n in $NEEDS; do
 	*) command -v "$what" >/dev/null 2>&1 && continue ;;
 	esac
 	case " ${missing[*]} " in *" $pkg "*) ;; *) missing+=("$pkg") ;; esac
+done
+# Python modules, as the python3 the harness runs sees them.
+for n in docutils:python3-docutils; do
+	python3 -c "import ${n%%:*}" >/dev/null 2>&1 && continue
+	case " ${missing[*]} " in *" ${n##*:} "*) ;; *) missing+=("${n##*:}") ;; esac
 done
 # busybox-static must be the static one: the guest has no libc.
 if [ -e /bin/busybox ] && ldd /bin/busybox >/dev/null 2>&1; then
