@@ -6,7 +6,7 @@ H := harness
 export PROFILE PROFILES MINUTES SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean \
-	demo bench bench-overhead bench-scale bench-tools stress
+	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check
 
 help:
 	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
@@ -19,6 +19,10 @@ help:
 	@echo "make shell                boot to an interactive shell"
 	@echo "make tree [TREE=dir]      a patched git + quilt tree to hack in"
 	@echo "make build                assemble and build kernel, selftests, initramfs"
+	@echo "make series               the mailed series: format-patch files + cover letter (out/series/)"
+	@echo "make bisect-check         build every prefix of the series, SCHED_IPCC on and off"
+	@echo "make docs-check           kernel-doc and docutils on the series' docs and sources"
+	@echo "make static-check         W=1 and sparse on the series' objects (after make build)"
 	@echo "make checkpatch           checkpatch --strict over the series"
 	@echo "make clean                drop logs (out/); distclean also drops the build cache"
 
@@ -72,6 +76,18 @@ bench-overhead: bench-tools
 
 bench-scale: bench-tools
 	@python3 bench/scale.py
+
+series:
+	@$(H)/series.sh
+
+bisect-check:
+	@$(H)/bisect-check.sh
+
+docs-check: assemble
+	@$(H)/docs-check.sh
+
+static-check: assemble
+	@$(H)/static-check.sh
 
 checkpatch: assemble
 	@$(H)/checkpatch.sh

@@ -34,6 +34,27 @@ $R case setup "apply the series" pass >/dev/null
 stage "checkpatch --strict"
 "$HARNESS/checkpatch.sh" "$logdir/checkpatch" || true
 
+stage "docs: kernel-doc and docutils"
+"$HARNESS/docs-check.sh" "$logdir/docs" || true
+
+stage "the mailed series: make series, checkpatch --strict on every patch"
+if SERIES_OUT=$logdir/series "$HARNESS/series.sh" >"$logdir/series.log" 2>&1; then
+	$R case series "make series: layout covers the repo, result equals the tree" pass >/dev/null
+	for p in "$logdir"/series/0*.patch; do
+		case $p in *cover-letter*) continue ;; esac
+		if (cd "$SRC" && perl scripts/checkpatch.pl --strict --no-summary --color=never "$p") \
+			>"$p.checkpatch" 2>&1 && ! grep -qE '^(ERROR|WARNING|CHECK):' "$p.checkpatch"; then
+			$R case series "checkpatch: $(basename "$p")" pass >/dev/null
+		else
+			sed 's/^/    /' "$p.checkpatch" | head -n 20 >&2
+			$R case series "checkpatch: $(basename "$p")" fail >/dev/null
+		fi
+	done
+else
+	tail -n 10 "$logdir/series.log" >&2
+	$R case series "make series (see $logdir/series.log)" fail >/dev/null
+fi
+
 stage "KUnit (kunit.py run --arch=x86_64; builds the test kernel)"
 mapfile -d '' kargs < <("$HARNESS/build.sh" kunit-args)
 (cd "$SRC" && flock "$CACHE/build.lock" python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
@@ -50,6 +71,9 @@ $R kunit kunit "$logdir/kunit.json"
 if [ $krc -ne 0 ] && ! grep -q 'FAIL\|ERROR' "$logdir/kunit.json" 2>/dev/null; then
 	$R case kunit "kunit.py exit status $krc" fail
 fi
+
+stage "W=1 and sparse on the series' objects"
+"$HARNESS/static-check.sh" "$logdir/static" || true
 
 stage "selftests and initramfs"
 if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
