@@ -407,7 +407,16 @@ int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
  * Score cache.
  */
 
-static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes)
+/* The signature of arch_ipcc_get_scores(); KUnit passes its own. */
+typedef int (*ipcc_get_scores_fn)(int cpu, unsigned int class, u8 *perf,
+				  u8 *eff);
+
+/*
+ * A new score table from @get. Pairs @get has no data for stay unknown
+ * (neutral); a 0 score stays 0 ("do not use this CPU for the class").
+ */
+static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
+						 ipcc_get_scores_fn get)
 {
 	unsigned int nr_cells = nr_cpu_ids * nr_classes;
 	struct ipcc_score_table *t;
@@ -428,7 +437,7 @@ static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes)
 			struct ipcc_cell *c = &t->cells[cpu * nr_classes + class];
 			u8 perf, eff;
 
-			if (arch_ipcc_get_scores(cpu, class, &perf, &eff))
+			if (get(cpu, class, &perf, &eff))
 				continue;
 
 			c->perf = ipcc_norm_score(perf);
@@ -490,7 +499,7 @@ static void ipcc_update_locked(void)
 	old = rcu_dereference_protected(ipcc_table,
 					lockdep_is_held(&ipcc_mutex));
 	if (nr) {
-		new = ipcc_build_table(nr);
+		new = ipcc_build_table(nr, arch_ipcc_get_scores);
 		if (!new) {
 			pr_warn_once("sched/ipcc: no memory for the score cache\n");
 			new = old;

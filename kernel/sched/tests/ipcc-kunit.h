@@ -11,6 +11,8 @@
 #define _KERNEL_SCHED_IPCC_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/kthread.h>
 
 static void ipcc_test_init_state(struct sched_ipcc_task *st)
 {
@@ -464,6 +466,177 @@ static void ipcc_test_parse_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mode, 9);
 }
 
+/*
+ * Hardware garbage: a score source where CPU 1 reports 0 for everything
+ * (the hardware asking not to use it), CPU 2 has no data, CPU 3 reports
+ * the top of the scale, and class 2 has no data anywhere.
+ */
+static int ipcc_test_garbage_scores(int cpu, unsigned int class, u8 *perf,
+				    u8 *eff)
+{
+	if (class == 2 || cpu == 2)
+		return -ENODATA;
+	if (cpu == 1) {
+		*perf = 0;
+		*eff = 0;
+		return 0;
+	}
+	*perf = cpu == 3 ? IPCC_RAW_SCORE_MAX : 100;
+	*eff = cpu == 3 ? IPCC_RAW_SCORE_MAX : 100;
+	return 0;
+}
+
+static void ipcc_test_table_garbage(struct kunit *test)
+{
+	struct ipcc_score_table *t;
+	int mid = ipcc_norm_score(100);
+
+	if (nr_cpu_ids < 4)
+		kunit_skip(test, "needs 4 possible CPUs, have %u", nr_cpu_ids);
+
+	t = ipcc_build_table(4, ipcc_test_garbage_scores);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	/* A row of zeros stays zero: nothing is gained by moving there. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 3, true), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 1), -mid);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 0), mid);
+
+	/* No data: neutral scores and no gain either way. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 2, 0, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 2, 3), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 2, 0, 3), 0);
+
+	/* The top of the raw scale is the top of the normalised one. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 3, 1, false),
+			IPCC_SCORE_SCALE);
+
+	/* Out-of-range classes and CPUs read as neutral, never as cells. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 4, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, -1, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 255, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, nr_cpu_ids, 0, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, -1, 0, false),
+			IPCC_SCORE_NEUTRAL);
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, nr_cpu_ids), 0);
+
+	kvfree(t);
+}
+
+/* Generation the racing score source reports for every pair. */
+static atomic_t ipcc_test_gen;
+
+static int ipcc_test_gen_scores(int cpu, unsigned int class, u8 *perf,
+				u8 *eff)
+{
+	u8 v = atomic_read(&ipcc_test_gen);
+
+	*perf = v;
+	*eff = v;
+	return 0;
+}
+
+struct ipcc_test_race {
+	struct ipcc_score_table __rcu	*slot;
+	struct completion		done;
+	atomic_t			rebuilds;
+	bool				stop;
+	bool				nomem;
+};
+
+/*
+ * The writer side of the race test: build and publish tables as the
+ * rebuild work does, each of a new generation (1..200, so that every
+ * cell of a table normalises to the same value), until told to stop.
+ */
+static int ipcc_test_race_writer(void *arg)
+{
+	struct ipcc_test_race *r = arg;
+	int i;
+
+	for (i = 0; !READ_ONCE(r->stop); i++) {
+		struct ipcc_score_table *new, *old;
+
+		atomic_set(&ipcc_test_gen, i % 200 + 1);
+		new = ipcc_build_table(IPCC_MAX_CLASSES, ipcc_test_gen_scores);
+		if (!new) {
+			r->nomem = true;
+			break;
+		}
+		mutex_lock(&ipcc_mutex);
+		old = rcu_replace_pointer(r->slot, new,
+					  lockdep_is_held(&ipcc_mutex));
+		mutex_unlock(&ipcc_mutex);
+		if (old)
+			kvfree_rcu(old, rcu);
+		atomic_inc(&r->rebuilds);
+		cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+/*
+ * Tables that change under a reader: a reader inside one RCU read-side
+ * section sees one whole table, never a mix of two generations and never
+ * a freed one, however often the writer replaces it.
+ */
+static void ipcc_test_table_replaced_under_reader(struct kunit *test)
+{
+	struct ipcc_test_race *r;
+	struct ipcc_score_table *t;
+	struct task_struct *w;
+	int reads = 0, mixed = 0;
+	unsigned long deadline;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->done);
+
+	w = kthread_run(ipcc_test_race_writer, r, "ipcc_kunit_writer");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(w));
+
+	/* Read until both sides have done enough, for at most 10 s. */
+	deadline = jiffies + 10 * HZ;
+	while ((reads < 2000 || atomic_read(&r->rebuilds) < 100) &&
+	       time_before(jiffies, deadline) && !READ_ONCE(r->nomem)) {
+		rcu_read_lock();
+		t = rcu_dereference(r->slot);
+		if (t) {
+			int first = ipcc_table_score(t, 0, 0, false);
+			unsigned int i;
+
+			for (i = 0; i < t->nr_cells; i++)
+				if (t->cells[i].perf != first ||
+				    t->cells[i].eff != first)
+					mixed++;
+			reads++;
+		}
+		rcu_read_unlock();
+		cond_resched();
+	}
+	WRITE_ONCE(r->stop, true);
+	wait_for_completion(&r->done);
+
+	KUNIT_EXPECT_FALSE(test, r->nomem);
+	KUNIT_EXPECT_GT(test, atomic_read(&r->rebuilds), 0);
+	KUNIT_EXPECT_GT(test, reads, 0);
+	KUNIT_EXPECT_EQ(test, mixed, 0);
+	kunit_info(test, "%d reads, %d tables published\n", reads,
+		   atomic_read(&r->rebuilds));
+
+	t = rcu_replace_pointer(r->slot, NULL, true);
+	synchronize_rcu();
+	kvfree(t);
+}
+
 static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_debounce_k1),
 	KUNIT_CASE(ipcc_test_debounce_k4),
@@ -480,6 +653,8 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_parse_override_bad),
 	KUNIT_CASE(ipcc_test_parse_debounce),
 	KUNIT_CASE(ipcc_test_parse_mode),
+	KUNIT_CASE(ipcc_test_table_garbage),
+	KUNIT_CASE(ipcc_test_table_replaced_under_reader),
 	{}
 };
 
