@@ -452,16 +452,13 @@ static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
 static void ipcc_reset_all_tasks(void)
 {
 	struct task_struct *g, *p;
-	struct rq_flags rf;
-	struct rq *rq;
 
 	lockdep_assert_held(&ipcc_mutex);
 
 	rcu_read_lock();
 	for_each_process_thread(g, p) {
-		rq = task_rq_lock(p, &rf);
-		ipcc_task_init(&p->ipcc);
-		task_rq_unlock(rq, p, &rf);
+		scoped_guard (task_rq_lock, p)
+			ipcc_task_init(&p->ipcc);
 	}
 	rcu_read_unlock();
 }
@@ -737,10 +734,8 @@ int ipcc_set_debounce_ticks(unsigned int ticks)
 int ipcc_set_override(pid_t pid, int class)
 {
 	struct task_struct *p;
-	struct rq_flags rf;
 	bool changed = false;
 	int old = -1, ret = 0;
-	struct rq *rq;
 
 	if (pid <= 0 || class < -1 || class >= IPCC_MAX_CLASSES)
 		return -EINVAL;
@@ -769,16 +764,16 @@ int ipcc_set_override(pid_t pid, int class)
 		}
 	}
 
-	rq = task_rq_lock(p, &rf);
-	old = ipcc_class_to_int(p->ipcc.class);
-	if (class >= 0) {
-		ipcc_task_pin(&p->ipcc, class);
-		changed = true;
-	} else if (p->ipcc.flags & IPCC_TASK_OVERRIDDEN) {
-		ipcc_task_init(&p->ipcc);
-		changed = true;
+	scoped_guard (task_rq_lock, p) {
+		old = ipcc_class_to_int(p->ipcc.class);
+		if (class >= 0) {
+			ipcc_task_pin(&p->ipcc, class);
+			changed = true;
+		} else if (p->ipcc.flags & IPCC_TASK_OVERRIDDEN) {
+			ipcc_task_init(&p->ipcc);
+			changed = true;
+		}
 	}
-	task_rq_unlock(rq, p, &rf);
 
 	if (changed)
 		trace_sched_ipcc_class_change(task_pid_nr(p), old, class);
