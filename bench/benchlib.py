@@ -62,6 +62,7 @@ class Scenario:
     modes: list = field(default_factory=lambda: [0, 1, 2])
     debounce: int = None
     schedstats: bool = False
+    lbtime: bool = False        # function profiler on the balancer's entry points
     scores: list = field(default_factory=list)     # (TYPE, CLASS, PERF, EFF)
     tasks: list = field(default_factory=list)      # TaskGroup
     changes: list = field(default_factory=list)    # (t, group, index|None, class)
@@ -255,6 +256,36 @@ cat $core/scores >$B/scores
 uname -r >$B/kernel
 """
 
+# Time spent in load balancing, measured by ftrace's function profiler
+# (CONFIG_FUNCTION_PROFILER) on the balancer's entry points: the softirq
+# (periodic and nohz idle balancing) and newidle balancing, each timed with
+# everything it calls.  The profiler resets when it is switched on.
+LBTIME_SETUP = r"""
+T=/sys/kernel/tracing
+[ -f $T/function_profile_enabled ] || { say "no function profiler in this kernel"; exit 3; }
+lbf=""
+for fn in sched_balance_softirq sched_balance_newidle; do
+	grep -qx "$fn" $T/available_filter_functions && lbf="$lbf $fn"
+done
+[ -n "$lbf" ] || { say "no traceable balancing entry point"; exit 3; }
+echo $lbf >$T/set_ftrace_filter || { say "cannot filter $lbf"; exit 3; }
+echo 1 >$T/options/graph-time 2>/dev/null
+say "profiling:$lbf"
+"""
+
+
+def parse_lbprof(text):
+    """Total time (us) and hits per function over all CPUs' profiles."""
+    tot = {}
+    for ln in (text or "").splitlines():
+        w = ln.split()
+        if len(w) >= 4 and w[2].replace(".", "", 1).isdigit() and w[3] == "us":
+            t = tot.setdefault(w[0], [0, 0.0])
+            t[0] += int(w[1])
+            t[1] += float(w[2])
+    return tot
+
+
 GUEST_EPILOGUE = r"""
 echo "@@BENCH-TAR-BEGIN@@"
 tar -C $B -czf - . | base64
@@ -283,6 +314,8 @@ def guest_script(sc, order=None):
         s.append(f'echo {sc.debounce} >$core/debounce_ticks || {{ say "cannot set debounce"; exit 3; }}\n')
     if sc.schedstats:
         s.append('echo 1 >/proc/sys/kernel/sched_schedstats || { say "cannot enable schedstats"; exit 3; }\n')
+    if sc.lbtime:
+        s.append(LBTIME_SETUP)
     if sc.scores:
         s.append("sleep 1\n")   # the core rebuilds its score view from a work item
     s.append(GUEST_TOPOLOGY)
@@ -292,13 +325,19 @@ run() {
 	sleep 1
 	cat $core/stats >$B/stats-m$1-r$2.before
 	%(ss_before)s
+	%(lb_before)s
 	say "mode $1 rep $2"
 	ipcc-run $B/spec $B/run-m$1-r$2 || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
+	%(lb_after)s
 	%(ss_after)s
 	cat $core/stats >$B/stats-m$1-r$2.after
 }
 """ % dict(ss_before="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.before" if sc.schedstats else ":",
-           ss_after="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.after" if sc.schedstats else ":"))
+           ss_after="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.after" if sc.schedstats else ":",
+           lb_before="echo 0 >$T/function_profile_enabled; echo 1 >$T/function_profile_enabled" if sc.lbtime else ":",
+           lb_after=("echo 0 >$T/function_profile_enabled; "
+                     "for f in $T/trace_stat/function*; do echo \"== $f\"; cat $f; done >$B/lbprof-m$1-r$2")
+           if sc.lbtime else ":"))
     if order is None:
         order = []
         for r in range(sc.repetitions):

@@ -12,9 +12,11 @@ vector, a quarter scalar, half spin-wait).  Modes 0 and 2 alternate, reps
 times each.  /proc/schedstat (schedstats enabled) before and after every run
 gives, per second: load_balance() calls (lb_count, every domain and idle
 type), tasks it moved (lb_gained), failed balances (lb_failed), active
-balances (alb_count); and the workers' share of the CPU time.
-/proc/schedstat has no time spent balancing and this kernel has no function
-tracer, so activity is what can be compared.  Writes out/bench/scale.json.
+balances (alb_count); and the workers' share of the CPU time.  The time
+spent balancing comes from ftrace's function profiler on the balancer's
+entry points (sched_balance_softirq: periodic and nohz idle balancing;
+sched_balance_newidle), each timed with all it calls: reported as
+microseconds of balancing per second and CPU.  Writes out/bench/scale.json.
 """
 
 import argparse
@@ -55,7 +57,7 @@ def scenario(ncpu, duration, reps):
     p = max(1, ncpu // 4)
     n = (3 * ncpu) // 2
     sc = bl.Scenario(name=f"scale-{ncpu}", profile="smt8", smp=f"{ncpu},sockets=1,cores={ncpu},threads=1",
-                     duration=duration, warmup=1, repetitions=reps, modes=[0, 2], schedstats=True)
+                     duration=duration, warmup=1, repetitions=reps, modes=[0, 2], schedstats=True, lbtime=True)
     sc.tasks = [bl.TaskGroup("vec", 1, count=max(1, n // 4)),
                 bl.TaskGroup("scalar", 0, count=max(1, n // 4))]
     sc.tasks.append(bl.TaskGroup("spin", 3, count=max(1, n - 2 * (n // 4))))
@@ -95,9 +97,13 @@ def main():
                 s = [v for v in run.samples.values() if len(v) > 1]
                 span = (s[0][-1][0] - s[0][0][0]) / 1000.0 if s else 0
                 cpu = sum(v[-1][3] - v[0][3] for v in s) / 1e9
-                per.append(dict({k: (e[k] - b[k]) / secs for k in ("lb_count", "lb_failed",
-                                                                    "lb_gained", "alb_count")},
-                                worker_cpu_share=cpu / (span * online) if span and online else None))
+                prof = bl.parse_lbprof(files.get(f"lbprof-m{mode}-r{rep}"))
+                lb_us = sum(v[1] for v in prof.values())
+                d = dict({k: (e[k] - b[k]) / secs for k in ("lb_count", "lb_failed",
+                                                             "lb_gained", "alb_count")},
+                         worker_cpu_share=cpu / (span * online) if span and online else None)
+                d["lb_us"] = lb_us / secs / online if prof and online else None
+                per.append(d)
             if not per:
                 rows.append(dict(cpus=ncpu, mode=mode, error="no schedstat snapshots"))
                 continue
@@ -106,16 +112,18 @@ def main():
                 vals = [p[k] for p in per if p[k] is not None]
                 row[k + "_per_s"] = statistics.median(vals) if vals else None
             row["worker_cpu_share"] = row.pop("worker_cpu_share_per_s")
+            row["lb_us_per_s_cpu"] = row.pop("lb_us_per_s")
             rows.append(row)
     RES.mkdir(parents=True, exist_ok=True)
     (RES / "scale.json").write_text(json.dumps(rows, indent=1) + "\n")
-    print(f"\n{'vCPUs':>5} {'mode':>4} {'lb calls/s':>11} {'failed/s':>9} {'moved/s':>8} "
-          f"{'active/s':>8} {'worker CPU share':>16}")
+    print(f"\n{'vCPUs':>5} {'mode':>4} {'balancing us/s/CPU':>18} {'lb calls/s':>11} {'failed/s':>9} "
+          f"{'moved/s':>8} {'active/s':>8} {'worker CPU share':>16}")
     for r in rows:
         if "error" in r:
             print(f"{r['cpus']:>5} ERROR {r['error']}")
             continue
-        print(f"{r['cpus']:>5} {r['mode']:>4} {r['lb_count_per_s']:11.0f} {r['lb_failed_per_s']:9.1f} "
+        print(f"{r['cpus']:>5} {r['mode']:>4} {bl.fmt(r['lb_us_per_s_cpu'], '18.1f')} "
+              f"{r['lb_count_per_s']:11.0f} {r['lb_failed_per_s']:9.1f} "
               f"{r['lb_gained_per_s']:8.1f} {r['alb_count_per_s']:8.1f} "
               f"{bl.fmt(r['worker_cpu_share'], '16.3f')}")
     print(f"\nresults: {RES}/scale.json")
