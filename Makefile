@@ -3,10 +3,10 @@
 # Debian's linux-source-6.12.  See README.md.
 
 H := harness
-export PROFILE PROFILES MINUTES SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+export PROFILE PROFILES MINUTES BASE_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean \
-	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check
+	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check deb
 
 help:
 	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
@@ -23,6 +23,7 @@ help:
 	@echo "make bisect-check         build every prefix of the series, SCHED_IPCC on and off"
 	@echo "make docs-check           kernel-doc and docutils on the series' docs and sources"
 	@echo "make static-check         W=1 and sparse on the series' objects (after make build)"
+	@echo "make deb [BASE_CONFIG=f]  Debian packages of the patched kernel for hybrid machines (hours)"
 	@echo "make checkpatch           checkpatch --strict over the series"
 	@echo "make clean                drop logs (out/); distclean also drops the build cache"
 
@@ -82,6 +83,9 @@ series:
 
 bisect-check:
 	@$(H)/bisect-check.sh
+
+deb:
+	@$(H)/deb.sh
 
 docs-check: assemble
 	@$(H)/docs-check.sh

@@ -32,6 +32,15 @@ sparse:sparse
 flock:util-linux
 timeout:coreutils
 "
+# make deb: what the tree's bindeb-pkg needs.
+[ "${1:-}" = deb ] && NEEDS="$NEEDS
+dpkg-buildpackage:dpkg-dev
+dh:debhelper
+kmod:kmod
+fakeroot:fakeroot
+/usr/include/dwarf.h:libdw-dev
+pahole:dwarves
+"
 
 missing=()
 for n in $NEEDS; do

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make deb [BASE_CONFIG=path]: installable Debian packages of the patched
+# kernel for hybrid machines, built with the tree's own bindeb-pkg.
+#
+#   base config   BASE_CONFIG if given; else /boot/config-$(uname -r) when
+#                 it exists; else the amd64 config of Debian's
+#                 linux-config-6.12 package (downloaded, not installed)
+#   changes       the series on (SCHED_IPCC, the Thread Director/HFI
+#                 backend X86_IPCC_ITD with INTEL_HFI_THERMAL), the
+#                 emulation and every KUnit test off, no debug info, and
+#                 no Debian signing certificates (not available here)
+#   output        out/deb/*.deb
+#
+# DEB_CONFIG_ONLY=1 stops after writing and checking the .config (a few
+# seconds; the full build takes hours on two cores).
+. "$(dirname "$0")/lib.sh"
+
+"$HARNESS/deps.sh" deb || exit 1
+"$HARNESS/assemble.sh" || exit 1
+
+build=$CACHE/build/deb
+mkdir -p "$build" "$OUT/deb"
+cfg=${BASE_CONFIG:-}
+if [ -z "$cfg" ] && [ -f "/boot/config-$(uname -r)" ]; then
+	cfg=/boot/config-$(uname -r)
+fi
+if [ -z "$cfg" ]; then
+	dl=$CACHE/dl/linux-config
+	mkdir -p "$dl"
+	if ! ls "$dl"/linux-config-6.12_*.deb >/dev/null 2>&1; then
+		msg "downloading Debian's linux-config-6.12 for its amd64 config"
+		(cd "$dl" && apt-get download linux-config-6.12) ||
+			die "cannot download linux-config-6.12 (apt-get update first?); or name BASE_CONFIG="
+	fi
+	rm -rf "$dl/x" && mkdir -p "$dl/x"
+	dpkg-deb -x "$(ls "$dl"/linux-config-6.12_*.deb | tail -n 1)" "$dl/x"
+	xz=$(find "$dl/x" -name 'config.amd64_none_amd64.xz' | head -n 1)
+	[ -n "$xz" ] || die "no amd64 config in linux-config-6.12"
+	xz -dc "$xz" >"$dl/config.amd64"
+	cfg=$dl/config.amd64
+fi
+[ -f "$cfg" ] || die "no such base config: $cfg"
+msg "base config: $cfg"
+cp "$cfg" "$build/.config"
+
+sc="$SRC/scripts/config --file $build/.config"
+$sc -e SMP -e SCHED_MC -e SCHED_MC_PRIO -e CPU_SUP_INTEL -e NET -e THERMAL \
+	-e X86_THERMAL_VECTOR -e INTEL_HFI_THERMAL \
+	-e SCHED_IPCC -e X86_IPCC_ITD \
+	-d X86_IPCC_EMULATION -d SCHED_IPCC_KUNIT_TEST -d X86_IPCC_ITD_KUNIT_TEST \
+	-d X86_IPCC_EMULATION_KUNIT_TEST \
+	-d DEBUG_INFO -d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
+	-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE -d DEBUG_INFO_BTF \
+	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+	--set-str MODULE_SIG_KEY "certs/signing_key.pem" \
+	--set-str LOCALVERSION "-ipcc" -d LOCALVERSION_AUTO
+make -s -C "$SRC" O="$build" ARCH=x86_64 olddefconfig || die "olddefconfig failed"
+
+bad=0
+for want in SCHED_IPCC=y X86_IPCC_ITD=y INTEL_HFI_THERMAL=y; do
+	grep -qx "CONFIG_$want" "$build/.config" || { msg "config lacks CONFIG_$want"; bad=1; }
+done
+grep -q '^CONFIG_X86_IPCC_EMULATION=y' "$build/.config" && { msg "the emulation must be off"; bad=1; }
+[ $bad = 0 ] || die "the configuration does not have the series on (see above)"
+msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; emulation off)"
+[ "${DEB_CONFIG_ONLY:-}" = 1 ] && exit 0
+
+msg "building Debian packages (bindeb-pkg; hours on a small machine; log: $OUT/deb/build.log)"
+rm -f "$CACHE"/build/*.deb "$CACHE"/build/*.buildinfo "$CACHE"/build/*.changes
+if ! flock "$CACHE/build.lock" make -C "$SRC" O="$build" ARCH=x86_64 \
+	CC="ccache gcc" -j"$JOBS" KDEB_PKGVERSION="6.12-ipcc1" bindeb-pkg \
+	>"$OUT/deb/build.log" 2>&1; then
+	tail -n 30 "$OUT/deb/build.log" >&2
+	die "bindeb-pkg failed; see $OUT/deb/build.log"
+fi
+mv "$CACHE"/build/*.deb "$OUT/deb/" || die "no packages were written"
+msg "packages:"
+ls -1 "$OUT"/deb/*.deb >&2
+msg "install: sudo apt install ./out/deb/linux-image-*.deb; see README (Real hardware)"
