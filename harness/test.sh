@@ -82,7 +82,7 @@ if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
 fi
 
 # Test topologies: profiles of harness/profiles/.
-PROFILES=${PROFILES:-"smt8 adl lnl numa2"}
+PROFILES=${PROFILES:-"smt8 adl lnl numa2 badboot"}
 for name in $PROFILES; do
 	stage "selftests booted on profile $name"
 	PROFILE=$name TIMEOUT=${BOOT_TIMEOUT:-900} \

@@ -8,7 +8,10 @@
  * - the ipcc.* lines of /proc/PID/sched.
  *
  * All writes go through the strict parsers and the setters of ipcc.c,
- * which serialise on its mutex; invalid input changes nothing.
+ * which serialise on its mutex; invalid input changes nothing. A value
+ * is one write() at offset 0, as for the sysctl: a write at another
+ * offset (pwrite(), a second write() on the same file) is refused
+ * rather than taken for a whole value.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
@@ -151,15 +154,14 @@ static int ipcc_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(ipcc_stats);
 
-static ssize_t ipcc_debounce_read(struct file *file, char __user *ubuf,
-				  size_t cnt, loff_t *ppos)
+/*
+ * The decimal knobs are seq_files: a read formats the value once, so a
+ * reader that needs several read() calls never sees two values mixed.
+ */
+static int ipcc_debounce_show(struct seq_file *m, void *v)
 {
-	char buf[16];
-	int len;
-
-	len = scnprintf(buf, sizeof(buf), "%u\n", ipcc_get_debounce_ticks());
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	seq_printf(m, "%u\n", ipcc_get_debounce_ticks());
+	return 0;
 }
 
 static ssize_t ipcc_debounce_write(struct file *file, const char __user *ubuf,
@@ -171,7 +173,7 @@ static ssize_t ipcc_debounce_write(struct file *file, const char __user *ubuf,
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (!cnt || cnt > sizeof(buf))
+	if (*ppos || !cnt || cnt > sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
@@ -187,18 +189,12 @@ static ssize_t ipcc_debounce_write(struct file *file, const char __user *ubuf,
 	*ppos += cnt;
 	return cnt;
 }
-
-static const struct file_operations ipcc_debounce_fops = {
-	.read	= ipcc_debounce_read,
-	.write	= ipcc_debounce_write,
-	.open	= simple_open,
-	.llseek	= default_llseek,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(ipcc_debounce);
 
 /*
  * The balancer's decimal knobs (ipcc_balance.c): one unsigned value in
  * 0..max, parsed as strictly as debounce_ticks. The knob is the file's
- * private data.
+ * (and so the seq_file's) private data.
  */
 struct ipcc_uint_knob {
 	unsigned int	max;
@@ -224,30 +220,27 @@ static const struct ipcc_uint_knob ipcc_cooldown_knob = {
 	.set	= ipcc_set_cooldown_ms,
 };
 
-static ssize_t ipcc_uint_knob_read(struct file *file, char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
+static int ipcc_uint_knob_show(struct seq_file *m, void *v)
 {
-	const struct ipcc_uint_knob *knob = file->private_data;
-	char buf[16];
-	int len;
+	const struct ipcc_uint_knob *knob = m->private;
 
-	len = scnprintf(buf, sizeof(buf), "%u\n", knob->get());
-
-	return simple_read_from_buffer(ubuf, cnt, ppos, buf, len);
+	seq_printf(m, "%u\n", knob->get());
+	return 0;
 }
 
 static ssize_t ipcc_uint_knob_write(struct file *file,
 				    const char __user *ubuf, size_t cnt,
 				    loff_t *ppos)
 {
-	const struct ipcc_uint_knob *knob = file->private_data;
+	struct seq_file *m = file->private_data;
+	const struct ipcc_uint_knob *knob = m->private;
 	char buf[IPCC_KNOB_MAX_LEN];
 	unsigned int val;
 	int ret;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (!cnt || cnt > sizeof(buf))
+	if (*ppos || !cnt || cnt > sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
@@ -263,13 +256,7 @@ static ssize_t ipcc_uint_knob_write(struct file *file,
 	*ppos += cnt;
 	return cnt;
 }
-
-static const struct file_operations ipcc_uint_knob_fops = {
-	.read	= ipcc_uint_knob_read,
-	.write	= ipcc_uint_knob_write,
-	.open	= simple_open,
-	.llseek	= default_llseek,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(ipcc_uint_knob);
 
 /* override: one "PID CLASS" line per overridden task. */
 static int ipcc_override_show(struct seq_file *m, void *v)
@@ -302,7 +289,7 @@ static ssize_t ipcc_override_write(struct file *file, const char __user *ubuf,
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (!cnt || cnt > sizeof(buf))
+	if (*ppos || !cnt || cnt > sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;

@@ -123,6 +123,7 @@ static void ipcc_emu_test_cpus(struct kunit *test)
 {
 	static const char * const bad[] = {
 		"", "a", "0 1", " 0", "N", "0-N", "1-0", "0-", "-1", "0;1",
+		",0", "0,", "0,,1",
 	};
 	cpumask_var_t mask;
 	char big[16];
