@@ -36,7 +36,8 @@
  *
  * Malformed parameters are logged and leave the emulation off. It also
  * stays off on a real hybrid CPU, where intel_pstate owns the ITMT
- * priorities and the CPU capacities.
+ * priorities and the CPU capacities. Once on, it registers itself with
+ * the x86 IPCC dispatch (<asm/ipcc.h>), ahead of any hardware backend.
  *
  * Once active, the debugfs directory ipcc_emu/ holds (writes need
  * CAP_SYS_ADMIN and must be one write() of at most 63 bytes unless said
@@ -116,6 +117,8 @@
 #include <linux/string.h>
 #include <linux/topology.h>
 #include <linux/uaccess.h>
+
+#include <asm/ipcc.h>
 
 /* Buffer size for numeric knob writes: they must be shorter. */
 #define IPCC_EMU_KNOB_MAX	64
@@ -472,7 +475,7 @@ static int ipcc_emu_parse_task_class(const char *buf, size_t len,
  * @mask: where the CPUs are stored on success
  *
  * Only the characters of numeric cpulists are accepted (no blanks, no
- * ``N``); CPUs must be below nr_cpu_ids.
+ * ``N``), without empty elements; CPUs must be below nr_cpu_ids.
  *
  * Return: 0 on success; -EINVAL for a malformed or empty list or a CPU
  * out of range, with @mask undefined.
@@ -487,6 +490,9 @@ static int ipcc_emu_parse_cpus(const char *s, struct cpumask *mask)
 		if (!isdigit(*c) && !strchr(",-:/", *c))
 			return -EINVAL;
 	}
+	/* cpulist_parse() skips empty elements: ",0", "0,", "0,,1". */
+	if (*s == ',' || c[-1] == ',' || strstr(s, ",,"))
+		return -EINVAL;
 
 	if (cpulist_parse(s, mask) || cpumask_empty(mask))
 		return -EINVAL;
@@ -584,21 +590,22 @@ static int ipcc_emu_parse_profile(char *s, struct ipcc_emu_spec *spec,
 }
 
 /*
- * The arch hooks of <linux/sched/ipcc.h>.
+ * The arch hooks of <linux/sched/ipcc.h>, reached through the x86
+ * dispatch (<asm/ipcc.h>) once the emulation is on.
  */
 
 /**
- * arch_ipcc_nr_classes() - number of emulated classes
+ * ipcc_emu_nr_classes() - number of emulated classes
  *
  * Return: the ``nr_classes`` knob while the emulation is on, else 0.
  */
-unsigned int arch_ipcc_nr_classes(void)
+static unsigned int ipcc_emu_nr_classes(void)
 {
 	return READ_ONCE(ipcc_emu_nr);
 }
 
 /**
- * arch_ipcc_read_class() - read the emulated class register
+ * ipcc_emu_read_class() - read the emulated class register
  * @curr: the task running on this CPU
  *
  * The register is the task's p->ipcc.emu_class; its valid bit is clear
@@ -607,7 +614,7 @@ unsigned int arch_ipcc_nr_classes(void)
  * Context: the scheduler tick, runqueue lock held.
  * Return: the class, or -ENODATA when the register is not valid.
  */
-int arch_ipcc_read_class(struct task_struct *curr)
+static int ipcc_emu_read_class(struct task_struct *curr)
 {
 	u8 class = READ_ONCE(curr->ipcc.emu_class);
 
@@ -618,7 +625,7 @@ int arch_ipcc_read_class(struct task_struct *curr)
 }
 
 /**
- * arch_ipcc_get_scores() - read the emulated HFI table
+ * ipcc_emu_get_scores() - read the emulated HFI table
  * @cpu:   a possible CPU
  * @class: a class
  * @perf:  filled with the performance score of @class on @cpu's type
@@ -628,7 +635,8 @@ int arch_ipcc_read_class(struct task_struct *curr)
  * Return: 0; -ENODATA when @cpu is of no type or @class is not below
  * ``nr_classes``; -EINVAL for an impossible @cpu.
  */
-int arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf, u8 *eff)
+static int ipcc_emu_get_scores(int cpu, unsigned int class, u8 *perf,
+			       u8 *eff)
 {
 	struct ipcc_emu_score s = { };
 	unsigned int seq;
@@ -657,6 +665,14 @@ int arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf, u8 *eff)
 	*eff = s.eff;
 	return 0;
 }
+
+static const struct x86_ipcc_ops ipcc_emu_ops = {
+	.name		= "emulation",
+	.prio		= X86_IPCC_PRIO_EMU,
+	.nr_classes	= ipcc_emu_nr_classes,
+	.read_class	= ipcc_emu_read_class,
+	.get_scores	= ipcc_emu_get_scores,
+};
 
 /*
  * Topology.
@@ -1281,8 +1297,15 @@ static int __init ipcc_emu_init(void)
 
 	if (!ret) {
 		ipcc_emu_debugfs_init();
-		/* The core reads the class count and the scores. */
-		sched_ipcc_arch_ready();
+		/*
+		 * From now on the arch hooks are ours (ahead of Thread
+		 * Director, should it be present too), and the core reads
+		 * the class count and the scores.
+		 */
+		ret = x86_ipcc_register(&ipcc_emu_ops);
+		if (ret)
+			pr_err("cannot register the emulated backend (%d)\n",
+			       ret);
 	}
 	return 0;
 
