@@ -40,6 +40,12 @@ stage "docs: kernel-doc and docutils"
 stage "the mailed series: make series, checkpatch --strict on every patch"
 if SERIES_OUT=$logdir/series "$HARNESS/series.sh" >"$logdir/series.log" 2>&1; then
 	$R case series "make series: layout covers the repo, result equals the tree" pass >/dev/null
+	if SERIES_OUT=$logdir/series "$HARNESS/series-am-check.sh" >>"$logdir/series.log" 2>&1; then
+		$R case series "git am of the mailed series on a fresh base" pass >/dev/null
+	else
+		tail -n 5 "$logdir/series.log" >&2
+		$R case series "git am of the mailed series on a fresh base" fail >/dev/null
+	fi
 	for p in "$logdir"/series/0*.patch; do
 		case $p in *cover-letter*) continue ;; esac
 		if (cd "$SRC" && perl scripts/checkpatch.pl --strict --no-summary --color=never "$p") \
