@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -659,6 +660,73 @@ TEST_F(emu, emulated_class_is_inherited)
 
 	close(pipefd[1]);
 	waitpid(child, NULL, 0);
+}
+
+/* Whether /proc/cpuinfo lists @flag for the first CPU. */
+static bool cpu_has_flag(const char *flag)
+{
+	char line[4096];
+	bool found = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *tok, *save;
+
+		if (strncmp(line, "flags", 5))
+			continue;
+		for (tok = strtok_r(line + 5, " :\t\n", &save); tok;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			if (!strcmp(tok, flag))
+				found = true;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Without Thread Director (QEMU has none) the hardware backend stays out
+ * of the way: no debugfs directory, not a line in the kernel log, and
+ * the emulation (when booted with it) still owns the classes.
+ */
+TEST(itd_backend_silent_without_itd)
+{
+	static char log[1 << 20];
+	int n;
+
+	if (cpu_has_flag("itd"))
+		SKIP(return, "this CPU has Thread Director");
+
+	EXPECT_NE(0, access("/sys/kernel/debug/ipcc_itd", F_OK));
+	EXPECT_EQ(ENOENT, errno);
+
+	n = klogctl(3, log, sizeof(log) - 1);	/* SYSLOG_ACTION_READ_ALL */
+	ASSERT_GE(n, 0) {
+		TH_LOG("cannot read the kernel log: %s", strerror(errno));
+	}
+	log[n] = 0;
+	EXPECT_EQ(NULL, strstr(log, "ipcc_itd")) {
+		TH_LOG("%s", strstr(log, "ipcc_itd"));
+	}
+
+	/* The emulation, when on, is the backend the core reads. */
+	if (access(EMU_DIR "/nr_classes", F_OK) == 0 &&
+	    access(CORE_SCORES, F_OK) == 0) {
+		char buf[64], text[BUF_SIZE], *p, *eol;
+		int classes = 0;
+
+		ASSERT_LT(0, read_text(EMU_DIR "/nr_classes", buf,
+				       sizeof(buf)));
+		ASSERT_LT(0, read_text(CORE_SCORES, text, sizeof(text)));
+		eol = strchr(text, '\n');
+		if (eol)
+			*eol = 0;
+		for (p = text; (p = strstr(p, " class")); p++)
+			classes++;
+		EXPECT_EQ(atoi(buf), classes);
+	}
 }
 
 TEST_HARNESS_MAIN
