@@ -3,7 +3,8 @@
 # make series: the series as git format-patch files with a cover letter,
 # split into logical patches by harness/series/layout, in out/series/.
 # The git history stays in $CACHE/series/tree (branch ipcc, base tag
-# ipcc-base) for make bisect-check.
+# ipcc-base) for make bisect-check; SERIES_TREE= names another one (make
+# test uses its own, so that it never resets a tree bisect-check builds).
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS/fetch-base.sh" || exit 1
@@ -11,5 +12,5 @@
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 series_new_files >"$list"
-python3 "$HARNESS/series.py" "$REPO" "$BASE_SRC" "$CACHE/series/tree" \
+python3 "$HARNESS/series.py" "$REPO" "$BASE_SRC" "${SERIES_TREE:-$CACHE/series/tree}" \
 	"${SERIES_OUT:-$OUT/series}" "$list" "$SRC"

@@ -38,7 +38,8 @@ stage "docs: kernel-doc and docutils"
 "$HARNESS/docs-check.sh" "$logdir/docs" || true
 
 stage "the mailed series: make series, checkpatch --strict on every patch"
-if SERIES_OUT=$logdir/series "$HARNESS/series.sh" >"$logdir/series.log" 2>&1; then
+if SERIES_OUT=$logdir/series SERIES_TREE=$CACHE/series/test-tree \
+	"$HARNESS/series.sh" >"$logdir/series.log" 2>&1; then
 	$R case series "make series: layout covers the repo, result equals the tree" pass >/dev/null
 	if SERIES_OUT=$logdir/series "$HARNESS/series-am-check.sh" >>"$logdir/series.log" 2>&1; then
 		$R case series "git am of the mailed series on a fresh base" pass >/dev/null
