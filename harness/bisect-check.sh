@@ -60,7 +60,7 @@ for ((i = ${BISECT_FROM:-1}; i <= n; i++)); do
 	done
 done
 git -C "$tree" checkout -q -f ipcc
-msg "bisect-check: $((i - 1)) of $n prefixes checked in $(($(date +%s) - start)) s; logs: $logdir"
+msg "bisect-check: prefixes ${BISECT_FROM:-1}..$((i - 1)) of $n checked in $(($(date +%s) - start)) s; logs: $logdir"
 [ $fail = 0 ] && msg "bisect-check: PASS" && exit 0
 msg "bisect-check: FAIL"
 exit 1
