@@ -13,7 +13,7 @@ CC=${CC:-gcc}
 CFLAGS=${CFLAGS:--static -O2 -Wall -Wextra -Wno-unused-parameter}
 for src in "$REPO"/bench/src/*.c "$REPO"/bench/overhead/*.c; do
 	bin=$dest/$(basename "$src" .c)
-	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ] || [ "$REPO/bench/overhead/calib.h" -nt "$bin" ]; then
 		msg "guest tool $(basename "$bin")"
 		# shellcheck disable=SC2086
 		$CC $CFLAGS -o "$bin.tmp" "$src" || die "cannot build $src"

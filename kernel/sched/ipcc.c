@@ -336,20 +336,6 @@ int ipcc_parse_uint(const char *buf, size_t len, unsigned int min,
 }
 
 /**
- * ipcc_parse_debounce() - parse a write to the ``debounce_ticks`` knob
- * @buf:   the bytes written
- * @len:   their number
- * @ticks: where the value is stored on success
- *
- * Return: 0 for a decimal value in 1..255; -EINVAL otherwise, with
- * @ticks untouched.
- */
-int ipcc_parse_debounce(const char *buf, size_t len, unsigned int *ticks)
-{
-	return ipcc_parse_uint(buf, len, 1, U8_MAX, ticks);
-}
-
-/**
  * ipcc_parse_override() - parse a write to the ``override`` knob
  * @buf:        the bytes written
  * @len:        their number

@@ -31,7 +31,6 @@ static inline int ipcc_gain(int score_dst, int score_src)
 
 int ipcc_parse_uint(const char *buf, size_t len, unsigned int min,
 		    unsigned int max, unsigned int *val);
-int ipcc_parse_debounce(const char *buf, size_t len, unsigned int *ticks);
 int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
 			pid_t *pid, int *class);
 

@@ -155,51 +155,24 @@ static int ipcc_stats_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(ipcc_stats);
 
 /*
- * The decimal knobs are seq_files: a read formats the value once, so a
+ * The decimal knobs: debounce_ticks and the balancer's (ipcc_balance.c),
+ * each one unsigned value in min..max, parsed strictly by
+ * ipcc_parse_uint(). The knob is the file's (and so the seq_file's)
+ * private data. They are seq_files: a read formats the value once, so a
  * reader that needs several read() calls never sees two values mixed.
  */
-static int ipcc_debounce_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "%u\n", ipcc_get_debounce_ticks());
-	return 0;
-}
-
-static ssize_t ipcc_debounce_write(struct file *file, const char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
-{
-	char buf[IPCC_KNOB_MAX_LEN];
-	unsigned int ticks;
-	int ret;
-
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (*ppos || !cnt || cnt > sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, cnt))
-		return -EFAULT;
-
-	ret = ipcc_parse_debounce(buf, cnt, &ticks);
-	if (ret)
-		return ret;
-
-	ret = ipcc_set_debounce_ticks(ticks);
-	if (ret)
-		return ret;
-
-	*ppos += cnt;
-	return cnt;
-}
-DEFINE_SHOW_STORE_ATTRIBUTE(ipcc_debounce);
-
-/*
- * The balancer's decimal knobs (ipcc_balance.c): one unsigned value in
- * 0..max, parsed as strictly as debounce_ticks. The knob is the file's
- * (and so the seq_file's) private data.
- */
 struct ipcc_uint_knob {
+	unsigned int	min;
 	unsigned int	max;
 	unsigned int	(*get)(void);
 	int		(*set)(unsigned int val);
+};
+
+static const struct ipcc_uint_knob ipcc_debounce_knob = {
+	.min	= 1,
+	.max	= U8_MAX,
+	.get	= ipcc_get_debounce_ticks,
+	.set	= ipcc_set_debounce_ticks,
 };
 
 static const struct ipcc_uint_knob ipcc_swap_threshold_knob = {
@@ -245,7 +218,7 @@ static ssize_t ipcc_uint_knob_write(struct file *file,
 	if (copy_from_user(buf, ubuf, cnt))
 		return -EFAULT;
 
-	ret = ipcc_parse_uint(buf, cnt, 0, knob->max, &val);
+	ret = ipcc_parse_uint(buf, cnt, knob->min, knob->max, &val);
 	if (ret)
 		return ret;
 
@@ -315,8 +288,8 @@ void __init sched_ipcc_debugfs_init(struct dentry *parent)
 	dir = debugfs_create_dir("ipcc", parent);
 
 	debugfs_create_file("scores", 0444, dir, NULL, &ipcc_scores_fops);
-	debugfs_create_file("debounce_ticks", 0644, dir, NULL,
-			    &ipcc_debounce_fops);
+	debugfs_create_file("debounce_ticks", 0644, dir,
+			    (void *)&ipcc_debounce_knob, &ipcc_uint_knob_fops);
 	debugfs_create_file("stats", 0444, dir, NULL, &ipcc_stats_fops);
 	debugfs_create_file("override", 0600, dir, NULL, &ipcc_override_fops);
 	debugfs_create_file("swap_threshold", 0644, dir,

@@ -431,9 +431,9 @@ static void ipcc_test_parse_debounce(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(good); i++) {
 		ticks = 0;
 		KUNIT_EXPECT_EQ_MSG(test,
-				    ipcc_parse_debounce(good[i].in,
-							strlen(good[i].in),
-							&ticks),
+				    ipcc_parse_uint(good[i].in,
+						    strlen(good[i].in), 1,
+						    U8_MAX, &ticks),
 				    0, "input \"%s\"", good[i].in);
 		KUNIT_EXPECT_EQ(test, ticks, good[i].out);
 	}
@@ -441,8 +441,8 @@ static void ipcc_test_parse_debounce(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ticks = 99;
 		KUNIT_EXPECT_EQ_MSG(test,
-				    ipcc_parse_debounce(bad[i], strlen(bad[i]),
-							&ticks),
+				    ipcc_parse_uint(bad[i], strlen(bad[i]), 1,
+						    U8_MAX, &ticks),
 				    -EINVAL, "input \"%s\"", bad[i]);
 		KUNIT_EXPECT_EQ(test, ticks, 99);
 	}

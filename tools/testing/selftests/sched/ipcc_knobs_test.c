@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "ipcc_util.h"
 
 #define SYSCTL_PATH	"/proc/sys/kernel/sched_ipcc"
 #define PID_MAX_PATH	"/proc/sys/kernel/pid_max"
@@ -66,39 +67,12 @@ static int write_str(const char *path, const char *s)
 	return write_knob(path, s, strlen(s));
 }
 
-/* Read a whole file into @buf (NUL-terminated); length or -errno. */
-static int read_knob(const char *path, char *buf, size_t size)
-{
-	size_t total = 0;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while (total < size - 1) {
-		n = read(fd, buf + total, size - 1 - total);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (!n)
-			break;
-		total += n;
-	}
-	buf[total] = '\0';
-	close(fd);
-
-	return total;
-}
-
 static int read_long(const char *path, long *val)
 {
 	char buf[64], *end;
 	int ret;
 
-	ret = read_knob(path, buf, sizeof(buf));
+	ret = read_text(path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	errno = 0;
@@ -115,7 +89,7 @@ static int scores_nr_classes(void)
 	char *line, *tok, *save;
 	int ret, nr = 0;
 
-	ret = read_knob(SCORES_PATH, big_buf, sizeof(big_buf));
+	ret = read_text(SCORES_PATH, big_buf, sizeof(big_buf));
 	if (ret < 0)
 		return ret;
 	line = strtok_r(big_buf, "\n", &save);
@@ -143,7 +117,7 @@ static int stat_value(const char *name, unsigned long long *val)
 	size_t len = strlen(name);
 	int ret;
 
-	ret = read_knob(STATS_PATH, buf, sizeof(buf));
+	ret = read_text(STATS_PATH, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -170,7 +144,7 @@ static int proc_sched_field(pid_t pid, const char *field, long long *val)
 	int ret;
 
 	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
-	ret = read_knob(path, big_buf, sizeof(big_buf));
+	ret = read_text(path, big_buf, sizeof(big_buf));
 	if (ret < 0)
 		return ret;
 	for (line = strtok_r(big_buf, "\n", &save); line;
@@ -195,7 +169,7 @@ static bool override_listed(pid_t pid, int class)
 {
 	char want[64], *line, *save;
 
-	if (read_knob(OVERRIDE_PATH, big_buf, sizeof(big_buf)) < 0)
+	if (read_text(OVERRIDE_PATH, big_buf, sizeof(big_buf)) < 0)
 		return false;
 	snprintf(want, sizeof(want), "%d %d", pid, class);
 	for (line = strtok_r(big_buf, "\n", &save); line;
@@ -240,7 +214,7 @@ FIXTURE_SETUP(ipcc)
 		mount("debugfs", DEBUGFS_MNT, "debugfs", 0, NULL);
 	self->have_debugfs = !access(IPCC_DIR, F_OK);
 	if (self->have_debugfs)
-		ASSERT_LT(0, read_knob(DEBOUNCE_PATH, self->saved_debounce,
+		ASSERT_LT(0, read_text(DEBOUNCE_PATH, self->saved_debounce,
 				       sizeof(self->saved_debounce)));
 }
 
@@ -436,7 +410,7 @@ TEST_F(ipcc, override_kthread)
 
 	if (!self->have_debugfs)
 		SKIP(return, "%s is absent", IPCC_DIR);
-	if (read_knob("/proc/2/comm", comm, sizeof(comm)) < 0 ||
+	if (read_text("/proc/2/comm", comm, sizeof(comm)) < 0 ||
 	    strcmp(comm, "kthreadd\n"))
 		SKIP(return, "PID 2 is not kthreadd");
 	EXPECT_EQ(-EINVAL, write_str(OVERRIDE_PATH, "2 -1"));
@@ -548,7 +522,7 @@ TEST_F(ipcc, scores_format)
 	nr = scores_nr_classes();
 	ASSERT_LE(0, nr);
 
-	ASSERT_LT(0, read_knob(SCORES_PATH, big_buf, sizeof(big_buf)));
+	ASSERT_LT(0, read_text(SCORES_PATH, big_buf, sizeof(big_buf)));
 	line = strtok_r(big_buf, "\n", &save);
 	ASSERT_NE(NULL, line);
 	while ((line = strtok_r(NULL, "\n", &save))) {
