@@ -1,24 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Context-switch cost of the series when it is built in but off
-# (kernel.sched_ipcc=0) against the same kernel built without it.
+# Context-switch cost of (part of) the series: the harness's kernel against
+# the same kernel built without it, both booted alternately in QEMU.
 #
-# usage: bench/overhead/compare-kernels.sh [BOOTS] [REPS]
-#   Builds (once) a second kernel from the harness's .config with
-#   CONFIG_SCHED_IPCC off in ~/.cache/ipcc/build/kernel-noipcc, then boots
-#   the two kernels alternately BOOTS times (default 3), each running the
-#   pipe ping-pong and the hackbench-like messaging REPS times (default 5).
-#   NOIPCC_KERNEL=path boots that bzImage instead of building one (any
-#   build of the same base without CONFIG_SCHED_IPCC: with the option off
-#   every hook compiles away, so the series' later changes do not matter).
+# usage: [VARIANT=noipcc|noitd] bench/overhead/compare-kernels.sh [BOOTS] [REPS]
+#   VARIANT=noipcc (default): the second kernel is built without
+#     CONFIG_SCHED_IPCC: the cost of the option when built in but off
+#     (kernel.sched_ipcc=0 in both boots).
+#   VARIANT=noitd: the second kernel is built without CONFIG_X86_IPCC_ITD
+#     only, so the one difference on the context-switch path is the
+#     HRESET hook at the end of __switch_to(): the cost of that path.
+#   The second kernel is built once in ~/.cache/ipcc/build/kernel-VARIANT,
+#   seeded from the harness's build directory so that kbuild rebuilds only
+#   what the changed options touch.  The two kernels boot alternately BOOTS
+#   times (default 3), each running the pipe ping-pong and the
+#   hackbench-like messaging REPS times (default 5).
+#   NOIPCC_KERNEL=path boots that bzImage instead of building one.
 #   Times are divided by the guest's calibration loop (cancels TCG speed
-#   drift between boots).  Prints per-pair ratios noipcc/ipcc (>= 0.99:
+#   drift between boots).  Prints per-pair ratios other/ipcc (>= 0.99:
 #   no measurable overhead) with median and spread.
 . "$(dirname "$0")/../../harness/lib.sh"
 
 boots=${1:-3}
 reps=${2:-5}
-nob=$CACHE/build/kernel-noipcc
+variant=${VARIANT:-noipcc}
+case $variant in
+noipcc) drop="SCHED_IPCC X86_IPCC_EMULATION SCHED_IPCC_KUNIT_TEST X86_IPCC_EMULATION_KUNIT_TEST X86_IPCC_ITD X86_IPCC_ITD_KUNIT_TEST" ;;
+noitd) drop="X86_IPCC_ITD X86_IPCC_ITD_KUNIT_TEST" ;;
+*) die "VARIANT must be noipcc or noitd, not '$variant'" ;;
+esac
+nob=$CACHE/build/kernel-$variant
 "$HARNESS/build.sh" all || exit 1
 "$REPO/bench/build-guest.sh" || exit 1
 "$HARNESS/build.sh" initramfs || exit 1
@@ -27,17 +38,24 @@ if [ -n "${NOIPCC_KERNEL:-}" ]; then
 else
 noimg=$nob/arch/x86/boot/bzImage
 if [ ! -f "$nob/.config" ] || [ "$BUILD/.config" -nt "$nob/.config" ]; then
-	mkdir -p "$nob"
+	if [ ! -f "$nob/.config" ]; then
+		msg "seeding $nob from $BUILD"
+		rm -rf "$nob"
+		cp -a "$BUILD" "$nob"
+	fi
 	cp "$BUILD/.config" "$nob/.config"
-	"$SRC/scripts/config" --file "$nob/.config" -d SCHED_IPCC \
-		-d X86_IPCC_EMULATION -d SCHED_IPCC_KUNIT_TEST \
-		-d X86_IPCC_EMULATION_KUNIT_TEST
+	for o in $drop; do
+		"$SRC/scripts/config" --file "$nob/.config" -d "$o"
+	done
 fi
-msg "building the kernel without CONFIG_SCHED_IPCC in $nob"
-make -C "$SRC" O="$nob" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
-	-j"$JOBS" olddefconfig bzImage >"$OUT/kernel-noipcc.log" 2>&1 ||
-	die "build failed; see $OUT/kernel-noipcc.log"
-grep -q '^# CONFIG_SCHED_IPCC is not set' "$nob/.config" || die "SCHED_IPCC still on"
+msg "building the kernel without ${drop%% *} in $nob"
+flock "$CACHE/build.lock" make -C "$SRC" O="$nob" ARCH=x86_64 CC="ccache gcc" \
+	HOSTCC="ccache gcc" -j"$JOBS" olddefconfig bzImage \
+	>"$OUT/kernel-$variant.log" 2>&1 ||
+	die "build failed; see $OUT/kernel-$variant.log"
+for o in $drop; do
+	! grep -q "^CONFIG_$o=" "$nob/.config" || die "$o still on"
+done
 fi
 
 guest=$(mktemp)
@@ -51,17 +69,18 @@ done
 EOT
 logdir=$(new_logdir compare-kernels)
 for ((b = 1; b <= boots; b++)); do
-	for k in ipcc noipcc; do
+	for k in ipcc "$variant"; do
 		kern=$BUILD/arch/x86/boot/bzImage
-		[ $k = noipcc ] && kern=$noimg
+		[ "$k" = "$variant" ] && kern=$noimg
 		KERNEL=$kern "$HARNESS/boot.sh" script "$logdir/$k-$b" "$guest" ||
 			die "guest run failed; see $logdir/$k-$b"
 		sed "s/^/$k $b /" "$logdir/$k-$b/output.log" >>"$logdir/all.txt"
 	done
 done
 rm -f "$guest"
-python3 - "$logdir/all.txt" <<'EOT'
+python3 - "$logdir/all.txt" "$variant" <<'EOT'
 import re, statistics, sys
+other = sys.argv[2]
 val = {}
 for line in open(sys.argv[1]):
     f = line.split()
@@ -73,10 +92,10 @@ for line in open(sys.argv[1]):
 for bench in ('pingpong', 'hackbench'):
     ratios = []
     for (b, boot), d in sorted(val.items()):
-        if b == bench and 'ipcc' in d and 'noipcc' in d:
-            ratios.append(statistics.median(d['noipcc']) / statistics.median(d['ipcc']))
+        if b == bench and 'ipcc' in d and other in d:
+            ratios.append(statistics.median(d[other]) / statistics.median(d['ipcc']))
     if ratios:
-        print(f'{bench}: noipcc/ipcc(mode 0) per boot pair: ' +
+        print(f'{bench}: {other}/ipcc(mode 0) per boot pair: ' +
               ' '.join(f'{r:.3f}' for r in ratios) +
               f'  median {statistics.median(ratios):.3f}'
               f'  spread {min(ratios):.3f}..{max(ratios):.3f}')
