@@ -101,6 +101,8 @@ struct ipcc_score_table {
 	struct rcu_head		rcu;
 	unsigned int		nr_classes;
 	unsigned int		nr_cpus;
+	/* Highest known perf cell of each class, IPCC_CELL_UNKNOWN if none. */
+	u16			best_perf[IPCC_MAX_CLASSES];
 	unsigned int		nr_cells;
 	struct ipcc_cell	cells[] __counted_by(nr_cells);
 };
@@ -269,6 +271,21 @@ static int ipcc_table_gain(const struct ipcc_score_table *t, int class,
 }
 
 /*
+ * How much better @class performs on the best CPU of the table than on
+ * @cpu: never negative; 0 when either score is unknown.
+ */
+static int ipcc_table_headroom(const struct ipcc_score_table *t, int class,
+			       int cpu)
+{
+	int here = ipcc_table_cell(t, cpu, class, false);
+
+	if (here < 0 || t->best_perf[class] == IPCC_CELL_UNKNOWN)
+		return 0;
+
+	return max(ipcc_gain(t->best_perf[class], here), 0);
+}
+
+/*
  * Pure helpers: parsing of knob writes.
  */
 
@@ -417,10 +434,12 @@ static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
 	t->nr_classes = nr_classes;
 	t->nr_cpus = nr_cpu_ids;
 	memset(t->cells, 0xff, flex_array_size(t, cells, nr_cells));
+	memset(t->best_perf, 0xff, sizeof(t->best_perf));
 
 	for_each_possible_cpu(cpu) {
 		for (class = 0; class < nr_classes; class++) {
 			struct ipcc_cell *c = &t->cells[cpu * nr_classes + class];
+			u16 *best = &t->best_perf[class];
 			u8 perf, eff;
 
 			if (get(cpu, class, &perf, &eff))
@@ -428,6 +447,8 @@ static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
 
 			c->perf = ipcc_norm_score(perf);
 			c->eff = ipcc_norm_score(eff);
+			if (*best == IPCC_CELL_UNKNOWN || c->perf > *best)
+				*best = c->perf;
 		}
 	}
 
@@ -595,6 +616,22 @@ void sched_ipcc_account_balance(enum ipcc_stat kind, struct task_struct *p,
 	sched_ipcc_stat_inc(kind);
 	trace_sched_ipcc_balance(src_cpu, dst_cpu, task_pid_nr(p),
 				 sched_ipcc_task_class(p), gain, kind);
+}
+
+int sched_ipcc_task_headroom(struct task_struct *p, int cpu)
+{
+	int class = sched_ipcc_task_class(p);
+	const struct ipcc_score_table *t;
+
+	if (class < 0)
+		return 0;
+
+	guard(rcu)();
+	t = rcu_dereference(ipcc_table);
+	if (!t || (unsigned int)class >= t->nr_classes)
+		return 0;
+
+	return ipcc_table_headroom(t, class, cpu);
 }
 
 /*

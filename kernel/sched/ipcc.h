@@ -71,6 +71,9 @@ int ipcc_set_debounce_ticks(unsigned int ticks);
 int ipcc_set_override(pid_t pid, int class);
 u64 ipcc_stat_read(enum ipcc_stat stat);
 
+bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
+u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same);
+
 unsigned int ipcc_get_swap_threshold(void);
 int ipcc_set_swap_threshold(unsigned int val);
 unsigned int ipcc_get_misfit_threshold(void);

@@ -24,6 +24,10 @@
  * sched_balance_rq()  2     ipcc_should_swap(): exchange two running
  *                           tasks with migrate_swap() when every CPU is
  *                           busy and nothing else moves.
+ * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait():
+ * trigger()                 the same search from the tick, on CPUs whose
+ *                           task could gain, without waiting for the
+ *                           periodic balance.
  * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
  * status()                  much better on a bigger CPU is a misfit.
  * task_numa_compare() 1, 2  ipcc_numa_tie_win(), ipcc_numa_class_delta():
@@ -58,6 +62,12 @@
  *            protected by the core.
  * per-CPU    A CPU's swap slot is claimed with an atomic flag and
  *            released by its work item, which drops the task references.
+ *            ipcc_swap_inflight counts the swaps in flight a CPU takes
+ *            part in (atomic): such a CPU is not swapped again until
+ *            they are done. Racing deciders may still pick the same
+ *            partner; migrate_swap() then finds a task moved.
+ *            The tick's look state (struct ipcc_tick_scan) is read and
+ *            written by its CPU's tick only.
  * (none)     Knobs and swap timestamps are single words read and written
  *            with READ_ONCE()/WRITE_ONCE(); a stale value only shifts one
  *            decision.
@@ -79,6 +89,15 @@
  * the busy balance interval of a domain.
  */
 #define IPCC_SWAP_RATELIMIT_NS	(4 * NSEC_PER_MSEC)
+
+/*
+ * A busy CPU whose running task could gain from a swap looks for one on
+ * its tick (ipcc_tick_swap_due()), instead of waiting for the periodic
+ * balance of its domain, which stretches to hundreds of milliseconds
+ * while the load is balanced. A look that finds nothing doubles the wait
+ * before the next one, from IPCC_SWAP_RATELIMIT_NS up to this.
+ */
+#define IPCC_SWAP_SCAN_MAX_NS	(32 * NSEC_PER_MSEC)
 
 /*
  * NUMA: imp (task_numa_compare()) is a difference of per-mille NUMA fault
@@ -221,6 +240,51 @@ bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 		return false;
 
 	return !last_swap || now >= last_swap + ratelimit;
+}
+
+/**
+ * ipcc_tick_swap_due() - whether a busy CPU looks for a swap on this tick
+ * @headroom:  how much better the running task's class scores on its best
+ *             CPU than here (sched_ipcc_task_headroom())
+ * @threshold: the ``swap_threshold`` knob
+ * @now:       the current time, in ns
+ * @next:      the time before which this CPU does not look again, in ns
+ *
+ * A swap needs the sum of two gains above @threshold, so one of the two
+ * tasks gains more than half of it: the CPU of that task looks. The other
+ * CPU need not, which keeps CPUs whose tasks are well placed from looking
+ * at all.
+ *
+ * Return: true when @headroom exceeds half of @threshold and @now has
+ * reached @next.
+ */
+bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next)
+{
+	return headroom > threshold / 2 && now >= next;
+}
+
+/**
+ * ipcc_swap_scan_wait() - how long a CPU waits before it looks again
+ * @prev:  the previous wait, in ns; 0 when there was none
+ * @found: whether this look found a swap
+ * @same:  whether the running task's class is the one the previous look
+ *         was for
+ *
+ * A look that found a swap, or one for a class that has just changed,
+ * starts over at the swap rate limit; a fruitless look doubles the wait,
+ * up to %IPCC_SWAP_SCAN_MAX_NS, so that a task that cannot be placed
+ * better (more vector tasks than P-cores) costs at most one look per
+ * 32 ms.
+ *
+ * Return: the wait, in ns.
+ */
+u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same)
+{
+	if (found || !same || !prev)
+		return IPCC_SWAP_RATELIMIT_NS;
+
+	return clamp_t(u64, prev * 2, IPCC_SWAP_RATELIMIT_NS,
+		       IPCC_SWAP_SCAN_MAX_NS);
 }
 
 /**
@@ -402,25 +466,41 @@ struct ipcc_swap {
 };
 
 static DEFINE_PER_CPU(struct ipcc_swap, ipcc_swap_slot);
-/* local_clock() of the last swap a CPU took part in. */
+/* local_clock() of the start and of the end of a CPU's last swap. */
 static DEFINE_PER_CPU(u64, ipcc_last_swap);
+/* Swaps decided and not yet done that a CPU takes part in. */
+static DEFINE_PER_CPU(atomic_t, ipcc_swap_inflight);
 
 static void ipcc_swap_workfn(struct work_struct *work)
 {
 	struct ipcc_swap *s = container_of(work, struct ipcc_swap, work);
 
 	/*
-	 * migrate_swap() checks again, with both runqueues locked, that
-	 * each task is still on its CPU and may run on the other one.
+	 * migrate_swap() stops both CPUs before it checks, with both
+	 * runqueues locked, that each task is still on its CPU and may run
+	 * on the other one. Skip that when either task has moved meanwhile.
 	 */
 	if (sched_ipcc_mode() == IPCC_MODE_FULL &&
+	    task_cpu(s->a) == s->cpu_a && task_cpu(s->b) == s->cpu_b &&
 	    !migrate_swap(s->a, s->b, s->cpu_b, s->cpu_a))
 		sched_ipcc_account_balance(IPCC_STAT_SWAP, s->a, s->cpu_a,
 					   s->cpu_b, s->gain);
 
+	/* The rate limit runs from the end of the swap too. */
+	WRITE_ONCE(per_cpu(ipcc_last_swap, s->cpu_a), local_clock());
+	WRITE_ONCE(per_cpu(ipcc_last_swap, s->cpu_b), local_clock());
+	atomic_dec(per_cpu_ptr(&ipcc_swap_inflight, s->cpu_a));
+	atomic_dec(per_cpu_ptr(&ipcc_swap_inflight, s->cpu_b));
+
 	put_task_struct(s->a);
 	put_task_struct(s->b);
 	atomic_set_release(&s->busy, 0);
+}
+
+/* Whether @cpu takes part in a swap that is not done yet. */
+static bool ipcc_swap_pending(int cpu)
+{
+	return atomic_read(per_cpu_ptr(&ipcc_swap_inflight, cpu));
 }
 
 static bool ipcc_swappable(struct task_struct *p)
@@ -428,7 +508,19 @@ static bool ipcc_swappable(struct task_struct *p)
 	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p);
 }
 
-void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
+/* The domains class swaps work in: asymmetric, not SMT, not NUMA. */
+static bool ipcc_swap_domain(struct sched_domain *sd)
+{
+	return (sd->flags & (SD_ASYM_PACKING | SD_ASYM_CPUCAPACITY)) &&
+	       !(sd->flags & (SD_SHARE_CPUCAPACITY | SD_NUMA));
+}
+
+/*
+ * Look in @sd for the CPU whose running task and this CPU's gain most
+ * from trading places, and queue the swap. Return whether one was queued.
+ * Called with the RCU read lock held and no runqueue lock.
+ */
+static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 {
 	int this_cpu = cpu_of(rq), threshold = READ_ONCE(ipcc_swap_threshold);
 	int cpu, ga, gb, best_cpu = -1, best_gain = 0;
@@ -436,23 +528,19 @@ void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
 	struct ipcc_swap *s;
 	u64 now, last_a, last;
 
-	if (!(sd->flags & (SD_ASYM_PACKING | SD_ASYM_CPUCAPACITY)) ||
-	    (sd->flags & (SD_SHARE_CPUCAPACITY | SD_NUMA)))
-		return;
-
 	s = per_cpu_ptr(&ipcc_swap_slot, this_cpu);
-	if (atomic_read(&s->busy))
-		return;
+	if (atomic_read(&s->busy) || ipcc_swap_pending(this_cpu))
+		return false;
 
 	a = rcu_dereference(rq->curr);
 	if (!ipcc_swappable(a))
-		return;
+		return false;
 
 	now = local_clock();
 	last_a = READ_ONCE(per_cpu(ipcc_last_swap, this_cpu));
 
 	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
-		if (cpu == this_cpu)
+		if (cpu == this_cpu || ipcc_swap_pending(cpu))
 			continue;
 
 		b = rcu_dereference(cpu_rq(cpu)->curr);
@@ -477,8 +565,10 @@ void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
 	}
 
 	if (!best || atomic_cmpxchg_acquire(&s->busy, 0, 1))
-		return;
+		return false;
 
+	atomic_inc(per_cpu_ptr(&ipcc_swap_inflight, this_cpu));
+	atomic_inc(per_cpu_ptr(&ipcc_swap_inflight, best_cpu));
 	WRITE_ONCE(per_cpu(ipcc_last_swap, this_cpu), now);
 	WRITE_ONCE(per_cpu(ipcc_last_swap, best_cpu), now);
 	sched_ipcc_note_migrate(a);
@@ -492,6 +582,59 @@ void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
 	s->cpu_b = best_cpu;
 	s->gain = best_gain;
 	queue_work(system_unbound_wq, &s->work);
+	return true;
+}
+
+void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
+{
+	if (ipcc_swap_domain(sd))
+		ipcc_try_swap(rq, sd);
+}
+
+/*
+ * The tick's look for a swap: when this CPU looks next, how long it waited
+ * and for which class it looked last. Only this CPU's tick touches it.
+ */
+struct ipcc_tick_scan {
+	u64	next;
+	u64	wait;
+	int	class;
+};
+
+static DEFINE_PER_CPU(struct ipcc_tick_scan, ipcc_tick_scan);
+
+void __sched_ipcc_tick_swap(struct rq *rq)
+{
+	struct ipcc_tick_scan *ts = this_cpu_ptr(&ipcc_tick_scan);
+	int cpu = cpu_of(rq), class;
+	struct task_struct *curr;
+	struct sched_domain *sd;
+	bool found = false;
+	u64 now;
+
+	guard(rcu)();
+	curr = rcu_dereference(rq->curr);
+	if (!ipcc_swappable(curr))
+		return;
+
+	/* A class the last look was not for is looked for at once. */
+	class = sched_ipcc_task_class(curr);
+	now = local_clock();
+	if (!ipcc_tick_swap_due(sched_ipcc_task_headroom(curr, cpu),
+				READ_ONCE(ipcc_swap_threshold), now,
+				class == ts->class ? ts->next : 0))
+		return;
+
+	for_each_domain(cpu, sd) {
+		if (ipcc_swap_domain(sd)) {
+			found = ipcc_try_swap(rq, sd);
+			break;
+		}
+	}
+
+	ts->wait = ipcc_swap_scan_wait(ts->wait, found, class == ts->class);
+	ts->class = class;
+	ts->next = now + ts->wait;
 }
 
 /*

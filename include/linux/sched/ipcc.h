@@ -290,6 +290,22 @@ int sched_ipcc_eff(int cpu, int class);
 int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu);
 
 /**
+ * sched_ipcc_task_headroom() - how much better a task could run elsewhere
+ * @p:   the task
+ * @cpu: the CPU it runs on
+ *
+ * Compares the score of @p's class on @cpu with its best score on any CPU
+ * the scores cover, whatever @p's affinity and whether that CPU is online:
+ * an upper bound of sched_ipcc_task_gain() from @cpu, found without
+ * looking at other CPUs.
+ *
+ * Return: best score - score on @cpu, in normalised units
+ * (0..%IPCC_SCORE_SCALE); 0 when @p is unclassified or the scores are
+ * unknown.
+ */
+int sched_ipcc_task_headroom(struct task_struct *p, int cpu);
+
+/**
  * sched_ipcc_stat_inc() - bump a debugfs ``stats`` counter
  * @stat: the counter
  *
@@ -391,6 +407,12 @@ bool __sched_ipcc_misfit(struct task_struct *p, int cpu, bool account);
 void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd);
 
 /**
+ * __sched_ipcc_tick_swap() - out-of-line part of sched_ipcc_tick_swap()
+ * @rq: this CPU's runqueue, not locked
+ */
+void __sched_ipcc_tick_swap(struct rq *rq);
+
+/**
  * sched_ipcc_misfit() - whether a task's class makes it a misfit
  * @p:       a fair task that fits @cpu by utilization
  * @cpu:     the CPU it runs on, of less than the highest capacity @p may use
@@ -436,6 +458,28 @@ static inline void sched_ipcc_balance_swap(struct rq *rq,
 {
 	if (sched_ipcc_mode() == IPCC_MODE_FULL)
 		__sched_ipcc_balance_swap(rq, sd);
+}
+
+/**
+ * sched_ipcc_tick_swap() - look for a class swap on the tick
+ * @rq: this CPU's runqueue, not locked
+ *
+ * While the load is balanced, the periodic balance of a busy CPU runs
+ * rarely (its interval grows to the domain's maximum times its busy
+ * factor: about a quarter of a second on an eight-CPU domain), and so
+ * would sched_ipcc_balance_swap(). In %IPCC_MODE_FULL, a CPU whose running
+ * task's class scores better elsewhere by more than half the
+ * ``swap_threshold`` knob (sched_ipcc_task_headroom()) does the same
+ * search on its tick instead, in its lowest asymmetric domain. A search
+ * that finds nothing doubles the wait before the next one, from 4 ms to
+ * 32 ms; a swap or a new class starts over.
+ *
+ * Context: the scheduler tick (hard interrupt), no runqueue lock held.
+ */
+static inline void sched_ipcc_tick_swap(struct rq *rq)
+{
+	if (sched_ipcc_mode() == IPCC_MODE_FULL)
+		__sched_ipcc_tick_swap(rq);
 }
 
 /**
@@ -625,6 +669,8 @@ static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
 
 static inline void sched_ipcc_balance_swap(struct rq *rq,
 					   struct sched_domain *sd) { }
+
+static inline void sched_ipcc_tick_swap(struct rq *rq) { }
 
 static inline void sched_ipcc_debugfs_init(struct dentry *parent) { }
 

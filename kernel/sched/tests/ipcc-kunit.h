@@ -252,6 +252,9 @@ static struct ipcc_score_table *ipcc_test_table(struct kunit *test)
 	t->cells[2] = (struct ipcc_cell){ .perf = 1000, .eff = 400 };
 	t->cells[3] = (struct ipcc_cell){ .perf = IPCC_CELL_UNKNOWN,
 					  .eff = IPCC_CELL_UNKNOWN };
+	memset(t->best_perf, 0xff, sizeof(t->best_perf));
+	t->best_perf[0] = 1000;
+	t->best_perf[1] = 600;
 
 	return t;
 }
@@ -533,6 +536,48 @@ static void ipcc_test_table_garbage(struct kunit *test)
 	kvfree(t);
 }
 
+static void ipcc_test_headroom(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_table(test);
+	int mid = ipcc_norm_score(100);
+
+	/* Class 0 runs best on CPU 1: room on CPU 0 only. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, 0), 700);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, 1), 0);
+	/* Class 1 has no score on CPU 1: no room claimed there. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 1, 1), 0);
+	/* Unclassified, out of range, no table: none. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, IPCC_CLASS_NONE, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, -1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 2, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, -1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(NULL, 0, 0), 0);
+
+	/* The headroom bounds every gain from that CPU. */
+	KUNIT_EXPECT_GE(test, ipcc_table_headroom(t, 0, 0),
+			ipcc_table_gain(t, 0, 0, 1));
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs, have %u", nr_cpu_ids);
+
+	/* Built from a score source: the best of each class is found. */
+	t = ipcc_build_table(4, ipcc_test_garbage_scores);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, t->best_perf[0], mid);
+	KUNIT_EXPECT_EQ(test, t->best_perf[3], IPCC_SCORE_SCALE);
+	KUNIT_EXPECT_EQ(test, t->best_perf[2], IPCC_CELL_UNKNOWN);
+	KUNIT_EXPECT_EQ(test, t->best_perf[4], IPCC_CELL_UNKNOWN);
+	/* A CPU that scores 0 has all the room there is. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, 1), mid);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 3, 1), IPCC_SCORE_SCALE);
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, 0), 0);
+	/* No data for the class: none. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 2, 1), 0);
+	kvfree(t);
+}
+
 /* Generation the racing score source reports for every pair. */
 static atomic_t ipcc_test_gen;
 
@@ -652,6 +697,7 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_norm_score),
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
+	KUNIT_CASE(ipcc_test_headroom),
 	KUNIT_CASE(ipcc_test_parse_override_good),
 	KUNIT_CASE(ipcc_test_parse_override_bad),
 	KUNIT_CASE(ipcc_test_parse_debounce),

@@ -227,6 +227,82 @@ static void ipcc_test_should_swap_ratelimit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(500, 0, 64, now, now, 0));
 }
 
+static void ipcc_test_tick_swap_due(struct kunit *test)
+{
+	int thr = IPCC_SWAP_THRESHOLD_DEFAULT;
+	u64 now = 1000 * T_MS;
+
+	/* A vector task on an E-core looks; a spin-wait task never does. */
+	KUNIT_EXPECT_TRUE(test, ipcc_tick_swap_due(T_VEC_GAIN, thr, now, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_tick_swap_due(T_SPIN_GAIN, thr, now, 0));
+	/* Nor does a vector task already on a P-core (no headroom). */
+	KUNIT_EXPECT_FALSE(test, ipcc_tick_swap_due(0, thr, now, 0));
+
+	/* More than half the threshold: the edge. */
+	KUNIT_EXPECT_FALSE(test, ipcc_tick_swap_due(32, 64, now, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_tick_swap_due(33, 64, now, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_tick_swap_due(32, 65, now, 0));
+	KUNIT_EXPECT_TRUE(test, ipcc_tick_swap_due(1, 0, now, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_tick_swap_due(IPCC_SCORE_SCALE / 2,
+						    IPCC_SCORE_SCALE, now, 0));
+
+	/* Not before the time set by the last look; at it, yes. */
+	KUNIT_EXPECT_FALSE(test, ipcc_tick_swap_due(T_VEC_GAIN, thr, now,
+						    now + 1));
+	KUNIT_EXPECT_TRUE(test, ipcc_tick_swap_due(T_VEC_GAIN, thr, now, now));
+
+	/*
+	 * Whenever a swap would pass ipcc_should_swap(), one of its two
+	 * CPUs is due to look (each gain is bounded by its headroom).
+	 */
+	for (thr = 0; thr <= 128; thr += 7) {
+		int ga, gb;
+		bool due;
+
+		for (ga = -64; ga <= 128; ga += 3) {
+			for (gb = -64; gb <= 128; gb += 5) {
+				if (!ipcc_should_swap(ga, gb, thr, now, 0,
+						      4 * T_MS))
+					continue;
+				due = ipcc_tick_swap_due(ga, thr, now, 0) ||
+				      ipcc_tick_swap_due(gb, thr, now, 0);
+				KUNIT_EXPECT_TRUE(test, due);
+			}
+		}
+	}
+}
+
+static void ipcc_test_swap_scan_wait(struct kunit *test)
+{
+	u64 rl = 4 * T_MS, max = 32 * T_MS, w = 0;
+	int i;
+
+	/* The first look, a found swap and a new class start over. */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(0, false, true), rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, true, true), rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, false, false), rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(16 * T_MS, true, false), rl);
+
+	/* Fruitless looks for one class: 4, 8, 16, 32, 32 ms. */
+	w = ipcc_swap_scan_wait(w, false, true);
+	KUNIT_EXPECT_EQ(test, w, rl);
+	w = ipcc_swap_scan_wait(w, false, true);
+	KUNIT_EXPECT_EQ(test, w, 2 * rl);
+	w = ipcc_swap_scan_wait(w, false, true);
+	KUNIT_EXPECT_EQ(test, w, 4 * rl);
+	w = ipcc_swap_scan_wait(w, false, true);
+	KUNIT_EXPECT_EQ(test, w, max);
+	for (i = 0; i < 100; i++)
+		w = ipcc_swap_scan_wait(w, false, true);
+	KUNIT_EXPECT_EQ(test, w, max);
+
+	/* Never below the swap rate limit, never above the cap. */
+	for (w = 1; w < 2 * max; w += T_MS / 3) {
+		KUNIT_EXPECT_GE(test, ipcc_swap_scan_wait(w, false, true), rl);
+		KUNIT_EXPECT_LE(test, ipcc_swap_scan_wait(w, false, true), max);
+	}
+}
+
 static void ipcc_test_class_misfit(struct kunit *test)
 {
 	int thr = IPCC_MISFIT_THRESHOLD_DEFAULT;
@@ -416,6 +492,8 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_rq_tie),
 	KUNIT_CASE(ipcc_test_should_swap_threshold),
 	KUNIT_CASE(ipcc_test_should_swap_ratelimit),
+	KUNIT_CASE(ipcc_test_tick_swap_due),
+	KUNIT_CASE(ipcc_test_swap_scan_wait),
 	KUNIT_CASE(ipcc_test_class_misfit),
 	KUNIT_CASE(ipcc_test_numa_class_delta),
 	KUNIT_CASE(ipcc_test_numa_tie),
