@@ -286,6 +286,68 @@ def parse_lbprof(text):
     return tot
 
 
+PROCSTAT_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+def parse_procstat(text):
+    """Per-CPU time (USER_HZ ticks) by kind from /proc/stat's cpuN lines:
+    {cpu: {field: ticks}}; the summary "cpu" line is left out."""
+    per = {}
+    for ln in (text or "").splitlines():
+        w = ln.split()
+        if len(w) > len(PROCSTAT_FIELDS) and w[0].startswith("cpu") and w[0][3:].isdigit():
+            per[int(w[0][3:])] = dict(zip(PROCSTAT_FIELDS, (int(x) for x in w[1:])))
+    return per
+
+
+def kthread_time(before, after):
+    """Run time (s) of kernel threads between two snapshots of the guest's
+    kthreads(), by kind: {"migration": s, "kworker": s, "ksoftirqd": s}.
+    Threads that came or went in between count from 0 / up to their last
+    value."""
+    def parse(text):
+        d = {}
+        for ln in (text or "").splitlines():
+            w = ln.split()
+            if len(w) == 2 and w[1].isdigit():
+                d[w[0]] = d.get(w[0], 0) + int(w[1])
+        return d
+    b, a = parse(before), parse(after)
+    out = dict(migration=0.0, kworker=0.0, ksoftirqd=0.0)
+    for name, t in a.items():
+        kind = name.split("/")[0]
+        if kind in out:
+            out[kind] += max(0, t - b.get(name, 0)) / 1e9
+    return out
+
+
+def procstat_shares(before, after):
+    """Share of all CPUs' time per kind between two parse_procstat() results
+    (user+nice as "user", irq+softirq as "irq"), plus the idle share of each
+    CPU ("idle_cpu": {cpu: share}).  None when nothing elapsed."""
+    tot, kinds, idle_cpu = 0, dict(user=0, system=0, idle=0, irq=0, other=0), {}
+    for cpu, a in after.items():
+        b = before.get(cpu)
+        if not b:
+            continue
+        d = {k: a[k] - b[k] for k in PROCSTAT_FIELDS}
+        t = sum(d.values())
+        if t <= 0:
+            continue
+        tot += t
+        kinds["user"] += d["user"] + d["nice"]
+        kinds["system"] += d["system"]
+        kinds["idle"] += d["idle"] + d["iowait"]
+        kinds["irq"] += d["irq"] + d["softirq"]
+        kinds["other"] += d["steal"]
+        idle_cpu[cpu] = (d["idle"] + d["iowait"]) / t
+    if not tot:
+        return None
+    res = {k: v / tot for k, v in kinds.items()}
+    res["idle_cpu"] = idle_cpu
+    return res
+
+
 GUEST_EPILOGUE = r"""
 echo "@@BENCH-TAR-BEGIN@@"
 tar -C $B -czf - . | base64
@@ -320,16 +382,32 @@ def guest_script(sc, order=None):
         s.append("sleep 1\n")   # the core rebuilds its score view from a work item
     s.append(GUEST_TOPOLOGY)
     s.append(r"""
+# Run time (ns) of the kernel threads the balancer uses: the CPU
+# stoppers (active balance, swaps), kworkers, ksoftirqd.
+kthreads() {
+	for d in /proc/[0-9]*; do
+		read -r c <$d/comm 2>/dev/null || continue
+		case $c in
+		migration/*|kworker/*|ksoftirqd/*)
+			read -r t _ <$d/schedstat 2>/dev/null && echo "$c $t" ;;
+		esac
+	done
+}
+
 run() {
 	echo $1 >/proc/sys/kernel/sched_ipcc || { say "cannot set mode $1"; fail=1; return; }
 	sleep 1
 	cat $core/stats >$B/stats-m$1-r$2.before
+	grep '^cpu' /proc/stat >$B/procstat-m$1-r$2.before
+	kthreads >$B/kthreads-m$1-r$2.before
 	%(ss_before)s
 	%(lb_before)s
 	say "mode $1 rep $2"
 	ipcc-run $B/spec $B/run-m$1-r$2 || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
 	%(lb_after)s
 	%(ss_after)s
+	kthreads >$B/kthreads-m$1-r$2.after
+	grep '^cpu' /proc/stat >$B/procstat-m$1-r$2.after
 	cat $core/stats >$B/stats-m$1-r$2.after
 }
 """ % dict(ss_before="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.before" if sc.schedstats else ":",

@@ -103,6 +103,19 @@ def main():
                                                              "lb_gained", "alb_count")},
                          worker_cpu_share=cpu / (span * online) if span and online else None)
                 d["lb_us"] = lb_us / secs / online if prof and online else None
+                ps = bl.procstat_shares(bl.parse_procstat(files.get(f"procstat-m{mode}-r{rep}.before")),
+                                        bl.parse_procstat(files.get(f"procstat-m{mode}-r{rep}.after")))
+                for k in ("user", "system", "irq", "idle"):
+                    d[f"{k}_share"] = ps[k] if ps else None
+                d["max_cpu_idle"] = max(ps["idle_cpu"].values()) if ps and ps["idle_cpu"] else None
+                kt = bl.kthread_time(files.get(f"kthreads-m{mode}-r{rep}.before"),
+                                     files.get(f"kthreads-m{mode}-r{rep}.after"))
+                for k in ("migration", "kworker"):
+                    d[f"{k}_share"] = kt[k] / (secs * online) if online else None
+                st0 = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.before"))
+                st1 = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.after"))
+                for k in ("swap", "pull", "group_tie"):
+                    d[k] = (st1.get(k, 0) - st0.get(k, 0)) / secs if st0 and st1 else None
                 per.append(d)
             if not per:
                 rows.append(dict(cpus=ncpu, mode=mode, error="no schedstat snapshots"))
@@ -113,11 +126,15 @@ def main():
                 row[k + "_per_s"] = statistics.median(vals) if vals else None
             row["worker_cpu_share"] = row.pop("worker_cpu_share_per_s")
             row["lb_us_per_s_cpu"] = row.pop("lb_us_per_s")
+            for k in ("user", "system", "irq", "idle", "migration", "kworker"):
+                row[f"{k}_share"] = row.pop(f"{k}_share_per_s")
+            row["max_cpu_idle"] = row.pop("max_cpu_idle_per_s")
             rows.append(row)
     RES.mkdir(parents=True, exist_ok=True)
     (RES / "scale.json").write_text(json.dumps(rows, indent=1) + "\n")
     print(f"\n{'vCPUs':>5} {'mode':>4} {'balancing us/s/CPU':>18} {'lb calls/s':>11} {'failed/s':>9} "
-          f"{'moved/s':>8} {'active/s':>8} {'worker CPU share':>16}")
+          f"{'moved/s':>8} {'active/s':>8} {'worker CPU share':>16} {'idle':>6} {'stopper':>7} "
+          f"{'kworker':>7} {'swaps/s':>7}")
     for r in rows:
         if "error" in r:
             print(f"{r['cpus']:>5} ERROR {r['error']}")
@@ -125,7 +142,9 @@ def main():
         print(f"{r['cpus']:>5} {r['mode']:>4} {bl.fmt(r['lb_us_per_s_cpu'], '18.1f')} "
               f"{r['lb_count_per_s']:11.0f} {r['lb_failed_per_s']:9.1f} "
               f"{r['lb_gained_per_s']:8.1f} {r['alb_count_per_s']:8.1f} "
-              f"{bl.fmt(r['worker_cpu_share'], '16.3f')}")
+              f"{bl.fmt(r['worker_cpu_share'], '16.3f')} {bl.fmt(r['idle_share'], '6.3f')} "
+              f"{bl.fmt(r['migration_share'], '7.3f')} {bl.fmt(r['kworker_share'], '7.3f')} "
+              f"{bl.fmt(r['swap_per_s'], '7.2f')}")
     print(f"\nresults: {RES}/scale.json")
     sys.exit(1 if any("error" in r for r in rows) else 0)
 
