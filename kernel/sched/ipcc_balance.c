@@ -625,12 +625,11 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 				class == ts->class ? ts->next : 0))
 		return;
 
-	for_each_domain(cpu, sd) {
-		if (ipcc_swap_domain(sd)) {
-			found = ipcc_try_swap(rq, sd);
-			break;
-		}
-	}
+	sd = rcu_dereference(rq->sd);
+	while (sd && !ipcc_swap_domain(sd))
+		sd = rcu_dereference(sd->parent);
+	if (sd)
+		found = ipcc_try_swap(rq, sd);
 
 	ts->wait = ipcc_swap_scan_wait(ts->wait, found, class == ts->class);
 	ts->class = class;
