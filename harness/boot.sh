@@ -15,7 +15,9 @@
 #   QEMU_NUMA     number of NUMA nodes (default 1; CPUs split evenly)
 #   QEMU_ACCEL    tcg (default) | kvm | auto (probe KVM, fall back to TCG)
 #   QEMU_ICOUNT   1: -icount shift=auto,sleep=off (guest time independent
-#                 of host load; slower, for placement measurements)
+#                 of host load; slower, for placement measurements);
+#                 a number N: -icount shift=N,sleep=off (every instruction
+#                 takes 2^N ns of guest time: times count instructions)
 #   QEMU_CPU      CPU model (default Skylake-Client)
 #   CMDLINE       extra kernel command line
 #   KERNEL        bzImage to boot (default: the harness build)
@@ -59,7 +61,12 @@ fi
 accel_args=(-accel "$accel")
 if [ "$accel" = tcg ]; then
 	accel_args=(-accel tcg,thread=multi)
-	[ "${QEMU_ICOUNT:-0}" = 1 ] && accel_args=(-accel tcg -icount shift=auto,sleep=off)
+	case ${QEMU_ICOUNT:-0} in
+	0) ;;
+	1) accel_args=(-accel tcg -icount shift=auto,sleep=off) ;;
+	[0-9]|10) accel_args=(-accel tcg -icount "shift=$QEMU_ICOUNT,sleep=off") ;;
+	*) die "QEMU_ICOUNT must be 0, 1 or a shift of 2..10, not '$QEMU_ICOUNT'" ;;
+	esac
 fi
 
 numa_args=()

@@ -16,9 +16,10 @@
 #   times (default 3), each running the pipe ping-pong and the
 #   hackbench-like messaging REPS times (default 5).
 #   NOIPCC_KERNEL=path boots that bzImage instead of building one.
-#   The boots use QEMU's icount (COMPARE_ICOUNT=0: multi-threaded TCG,
-#   which adds hackbench): pingpong-1cpu (both ends on CPU 0: wakeup and
-#   context switch) and pingpong (cross-CPU).  Times are divided by the
+#   The boots use QEMU's icount with a fixed shift (COMPARE_ICOUNT=N,
+#   default 3; 1: shift=auto; 0: multi-threaded TCG, which adds
+#   hackbench), so guest time counts instructions: pingpong-1cpu (both
+#   ends on CPU 0: wakeup and context switch) and pingpong (cross-CPU).  Times are divided by the
 #   guest's calibration loop (cancels icount's shift changes and TCG speed
 #   drift between boots); runs whose calibration drifted by more than 10%
 #   are dropped.  Prints per-pair ratios other/ipcc (>= 0.99:
@@ -63,9 +64,12 @@ done
 fi
 
 guest=$(mktemp)
-if [ "${COMPARE_ICOUNT:-1}" = 1 ]; then
+icount=${COMPARE_ICOUNT:-3}
+if [ "$icount" != 0 ]; then
 	# icount: guest time counts instructions, so host load cannot skew
-	# one kernel against the other; hackbench jumps with the shift there.
+	# one kernel against the other. A fixed shift (default 3: 8 ns per
+	# instruction) makes a round trip's time its instruction count;
+	# hackbench jumps with an automatic shift.
 	tools='pingpong-1cpu:ipcc-pingpong 5000 0|pingpong:ipcc-pingpong 1000'
 else
 	tools='pingpong:ipcc-pingpong 20000|hackbench:ipcc-hackbench 4 10 100'
@@ -85,7 +89,7 @@ for ((b = 1; b <= boots; b++)); do
 	for k in ipcc "$variant"; do
 		kern=$BUILD/arch/x86/boot/bzImage
 		[ "$k" = "$variant" ] && kern=$noimg
-		KERNEL=$kern QEMU_ICOUNT=${COMPARE_ICOUNT:-1} \
+		KERNEL=$kern QEMU_ICOUNT=$icount \
 			"$HARNESS/boot.sh" script "$logdir/$k-$b" "$guest" ||
 			die "guest run failed; see $logdir/$k-$b"
 		sed "s/^/$k $b /" "$logdir/$k-$b/output.log" >>"$logdir/all.txt"
