@@ -581,7 +581,12 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	s->cpu_a = this_cpu;
 	s->cpu_b = best_cpu;
 	s->gain = best_gain;
-	queue_work(system_unbound_wq, &s->work);
+	/*
+	 * A high-priority kworker of this CPU: it preempts the busy task
+	 * here at once, and swaps decided on different CPUs run side by side
+	 * rather than one after the other in the unbound pool.
+	 */
+	queue_work_on(this_cpu, system_highpri_wq, &s->work);
 	return true;
 }
 
