@@ -58,13 +58,20 @@ def tap_rows(text):
     """
     rows = []
     cur, cases = None, []
+    # TAP results seen outside a BEGIN/END block: a binary's own lines
+    # when its BEGIN marker was lost on the serial line (seen once), so
+    # that its END marker can still claim them.
+    orphans = []
     for line in text.splitlines():
         m = BEGIN.search(line)
         if m:
-            cur, cases = m.group(1), []
+            cur, cases, orphans = m.group(1), [], []
             continue
         m = END.search(line)
-        if m and cur:
+        if m and not cur:
+            cur, cases = m.group(1), [(st, f'{m.group(1)}: {n}') for st, n in orphans]
+        if m:
+            orphans = []
             rc = int(m.group(2))
             if not cases:
                 cases.append(('pass' if rc == 0 else 'skip' if rc == 4 else 'fail',
@@ -73,8 +80,6 @@ def tap_rows(text):
                 cases.append(('fail', f'{cur} (exit status {rc})'))
             rows += cases
             cur = None
-            continue
-        if cur is None:
             continue
         m = TAP_RESULT.match(line)
         if m:
@@ -86,7 +91,10 @@ def tap_rows(text):
             else:
                 st = 'fail'
             name = re.sub(r'\s*#.*$', '', name)
-            cases.append((st, f'{cur}: {name}'))
+            if cur is not None:
+                cases.append((st, f'{cur}: {name}'))
+            elif not name.startswith('selftests: '):
+                orphans.append((st, name))
     if cur is not None:
         rows += cases
         rows.append(('fail', f'{cur} (did not finish: guest crashed or hung)'))
