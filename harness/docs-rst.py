@@ -280,14 +280,17 @@ def check_abi(srctree, rel):
     """get_abi.pl validate, then its reStructuredText through docutils."""
     found = []
     getabi = os.path.join(srctree, 'scripts/get_abi.pl')
-    tmp = tempfile.mkdtemp(prefix='docs-abi.')
+    top = tempfile.mkdtemp(prefix='docs-abi.')
+    # get_abi.pl makes labels from the path: keep the random part of the
+    # temporary directory out of it (some names made dangling labels).
+    tmp = os.path.join(top, 'ABI')
     try:
         os.makedirs(os.path.join(tmp, 'testing'))
         shutil.copy(os.path.join(srctree, rel), os.path.join(tmp, 'testing'))
         for args in (['validate'], ['rest', '--rst-source']):
             res = subprocess.run(['perl', getabi] + args + ['--dir', tmp],
                                  capture_output=True, text=True, check=False,
-                                 cwd=srctree)
+                                 cwd=top)
             copy = os.path.join(tmp, 'testing', os.path.basename(rel))
             for line in res.stderr.splitlines():
                 line = line.replace(copy, rel).strip()
@@ -299,7 +302,7 @@ def check_abi(srctree, rel):
             found.append((rel, 'get_abi.pl rest: no symbol found'))
         found += parse(res.stdout, f'{rel} (get_abi.pl rest)', srctree, rel)
     finally:
-        shutil.rmtree(tmp)
+        shutil.rmtree(top)
     return found
 
 
