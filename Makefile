@@ -5,7 +5,7 @@
 H := harness
 export PROFILE PROFILES MINUTES BASE_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
-.PHONY: help deps base assemble tree build kernel test kunit run shell checkpatch clean distclean \
+.PHONY: help deps base assemble tree qemu qemu-tree build kernel test kunit run shell checkpatch clean distclean \
 	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check deb
 
 help:
@@ -18,7 +18,9 @@ help:
 	@echo "make run SCRIPT=path      boot, run a host script in the guest, exit with its status"
 	@echo "make shell                boot to an interactive shell"
 	@echo "make tree [TREE=dir]      a patched git + quilt tree to hack in"
-	@echo "make build                assemble and build kernel, selftests, initramfs"
+	@echo "make build                assemble and build QEMU, kernel, selftests, initramfs"
+	@echo "make qemu                 build the emulator: Debian's qemu + qemu/patches"
+	@echo "make qemu-tree [QTREE=d]  a git tree of QEMU with our series applied (git am)"
 	@echo "make series               the mailed series: format-patch files + cover letter (out/series/)"
 	@echo "make bisect-check         build every prefix of the series, SCHED_IPCC on and off"
 	@echo "make docs-check           kernel-doc and docutils on the series' docs and sources"
@@ -41,6 +43,13 @@ tree:
 
 build kernel:
 	@$(H)/build.sh all
+
+qemu:
+	@$(H)/build.sh qemu
+
+QTREE ?= qemu-tree
+qemu-tree:
+	@$(H)/qemu-tree.sh $(QTREE)
 
 test:
 	@$(H)/test.sh

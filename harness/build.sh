@@ -3,7 +3,8 @@
 # Build layer: the test kernel, the statically linked selftests and the
 # initramfs.
 #
-# usage: build.sh kernel|debug|selftests|initramfs|all
+# usage: build.sh kernel|qemu|debug|selftests|initramfs|all
+#        build.sh qemu          the emulator (harness/qemu-build.sh)
 #        build.sh debug         the stress kernel: the test kernel's options
 #                               plus config/debug.config, in $BUILD_DEBUG
 #        build.sh kunit-args    print the kunit.py arguments shared by
@@ -85,8 +86,10 @@ case ${1:-all} in
 kernel) "$HARNESS/deps.sh" && "$HARNESS/assemble.sh" && build_kernel ;;
 selftests) build_selftests ;;
 initramfs) build_initramfs ;;
+qemu) "$HARNESS/deps.sh" && "$HARNESS/qemu-build.sh" all ;;
 debug)
 	"$HARNESS/deps.sh" && "$HARNESS/assemble.sh" || exit 1
+	"$HARNESS/qemu-build.sh" all || exit 1
 	BUILD=$BUILD_DEBUG KCONFIG_EXTRA="$HARNESS/config/debug.config ${KCONFIG_EXTRA:-}" \
 		build_kernel kernel-debug
 	;;
@@ -94,9 +97,10 @@ kunit-args) kunit_args ;;
 all)
 	"$HARNESS/deps.sh" || exit 1
 	"$HARNESS/assemble.sh" || exit 1
+	"$HARNESS/qemu-build.sh" all || exit 1
 	build_kernel
 	build_selftests
 	build_initramfs
 	;;
-*) die "usage: build.sh kernel|debug|selftests|initramfs|all" ;;
+*) die "usage: build.sh kernel|qemu|debug|selftests|initramfs|all" ;;
 esac

@@ -6,8 +6,16 @@
 
 # command-or-file : Debian package
 NEEDS="
-qemu-system-x86_64:qemu-system-x86
-/usr/share/qemu/qboot.rom:qemu-system-data
+/usr/share/qemu/linuxboot_dma.bin:qemu-system-data
+/usr/share/seabios/bios-256k.bin:seabios
+dpkg-source:dpkg-dev
+meson:meson
+ninja:ninja-build
+pkg-config:pkg-config
+/usr/include/glib-2.0/glib.h:libglib2.0-dev
+/usr/include/pixman-1/pixman.h:libpixman-1-dev
+/usr/include/zlib.h:zlib1g-dev
+/usr/include/libfdt.h:libfdt-dev
 gcc:gcc
 make:make
 flex:flex
@@ -32,6 +40,9 @@ sparse:sparse
 flock:util-linux
 timeout:coreutils
 "
+# The emulator is built from Debian's qemu source (harness/qemu-build.sh):
+# its build dependencies for x86_64-softmmu with TCG only, and the firmware
+# (SeaBIOS, option ROMs) that Debian ships apart from the dfsg source.
 # make deb: what the tree's bindeb-pkg needs.
 [ "${1:-}" = deb ] && NEEDS="$NEEDS
 dpkg-buildpackage:dpkg-dev

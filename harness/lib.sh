@@ -24,6 +24,21 @@ JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 
+# The emulator: Debian's qemu source + our series (qemu/), built here.
+# shellcheck source=harness/qemu.conf
+. "$HARNESS/qemu.conf"
+QEMU_BASE_DIR=$CACHE/qemu/base/${QEMU_VERSION#*:}
+QEMU_BASE_SRC=$QEMU_BASE_DIR/qemu-src
+QEMU_SRC=$CACHE/qemu/src        # assembled, patched QEMU tree (persistent)
+QEMU_BUILD=$CACHE/build/qemu    # its build directory
+# The QEMU every boot uses (QEMU_BIN= overrides, e.g. for a comparison).
+QEMU_BIN=${QEMU_BIN:-$QEMU_BUILD/qemu-system-x86_64}
+# kunit.py and anything else that runs qemu-system-x86_64 get it too.
+export PATH=$QEMU_BUILD:$PATH
+# The firmware: Debian's seabios and qemu-system-data (the dfsg source
+# ships none), named on every QEMU command line.
+QEMU_FW_ARGS=(-L /usr/share/seabios -L /usr/share/qemu)
+
 # What a kernel splat looks like on the console: warnings, bugs, lockdep,
 # sanitizers, RCU stalls, hung tasks, soft lockups, workqueue stalls.
 SPLAT_RE='WARNING: CPU: [0-9]|BUG: |Oops: |Kernel panic|UBSAN: |KASAN: |KFENCE: |possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|rcu: INFO|blocked for more than|soft lockup|workqueue lockup|Call Trace:'
