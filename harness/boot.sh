@@ -18,7 +18,12 @@
 #                 of host load; slower, for placement measurements);
 #                 a number N: -icount shift=N,sleep=off (every instruction
 #                 takes 2^N ns of guest time: times count instructions)
-#   QEMU_CPU      CPU model (default Skylake-Client)
+#   QEMU_CPU      CPU model and properties (default: the profile's, else
+#                 Skylake-Client)
+#   ITD_MODEL     hybrid profiles: Thread Director model of the emulated
+#                 part, oracle (default), rpl or rule (qemu/README.md)
+#   ITD_SEED      hybrid profiles: seed of the model's randomness (0)
+#   QEMU_BIN      the emulator (default: the one harness/qemu-build.sh built)
 #   CMDLINE       extra kernel command line
 #   KERNEL        bzImage to boot (default: the harness build)
 #   TIMEOUT       seconds before the guest is declared hung (default 900)
@@ -37,6 +42,7 @@ kernel=${KERNEL:-$BUILD/arch/x86/boot/bzImage}
 initramfs=$CACHE/build/initramfs.cpio
 [ -f "$kernel" ] || die "no kernel at $kernel: build first"
 [ -f "$initramfs" ] || die "no initramfs at $initramfs: build first"
+[ -x "$QEMU_BIN" ] || die "no QEMU at $QEMU_BIN: run harness/qemu-build.sh first"
 mkdir -p "$logdir"
 
 profile=${PROFILE:-smt8}
@@ -52,7 +58,7 @@ if [ "$accel" = auto ]; then
 	# A KVM guest can hang on this host: use it only if a trivial boot
 	# (no root, immediate panic and exit) completes within seconds.
 	accel=tcg
-	if [ -w /dev/kvm ] && timeout -k 2 15 qemu-system-x86_64 -accel kvm -nodefaults \
+	if [ -w /dev/kvm ] && timeout -k 2 15 "$QEMU_BIN" "${QEMU_FW_ARGS[@]}" -accel kvm -nodefaults \
 		-display none -no-reboot -m 256M -kernel "$kernel" \
 		-append "panic=-1 console=ttyS0" -serial null >/dev/null 2>&1; then
 		accel=kvm
@@ -99,24 +105,54 @@ append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
 append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-600}"
 append+=" ipccsetup=/etc/ipcc/profile-setup.sh"
 [ -n "${PROFILE_SKIP:-}" ] && append+=" ipccskip=$PROFILE_SKIP"
+[ -n "${PROFILE_ONLY:-}" ] && append+=" ipcconly=$PROFILE_ONLY"
 [ -n "$PROFILE_CMDLINE" ] && append+=" $PROFILE_CMDLINE"
 [ -n "${CMDLINE:-}" ] && append+=" $CMDLINE"
 
-qemu=(qemu-system-x86_64 -nodefaults -no-reboot -display none
-	"${accel_args[@]}" -cpu "${QEMU_CPU:-Skylake-Client}"
-	-smp "$smp" -m "$mem" "${numa_args[@]}"
+# Hybrid profiles: the part's model and properties, the Thread Director
+# model of this run, and the vCPUs that -smp cannot place (a core of one
+# thread among cores of two): "CORE:THREAD ..." cold-plugged with -device.
+cpu=${QEMU_CPU:-${PROFILE_CPU:-Skylake-Client}}
+ITD_MODEL=${ITD_MODEL:-${PROFILE_ITD_MODEL:-oracle}}
+case $ITD_MODEL in
+oracle | rpl | rule) ;;
+*) die "ITD_MODEL must be oracle, rpl or rule, not '$ITD_MODEL'" ;;
+esac
+case ${ITD_SEED:-0} in
+*[!0-9]* | '') die "ITD_SEED must be a decimal number, not '$ITD_SEED'" ;;
+esac
+[ -n "${PROFILE_CPU:-}" ] && [ -z "${QEMU_CPU:-}" ] &&
+	cpu+=",itd-model=$ITD_MODEL,itd-seed=${ITD_SEED:-0}"
+dev_args=()
+for ct in ${PROFILE_DEVICES:-}; do
+	dev_args+=(-device "${cpu%%,*}-x86_64-cpu,socket-id=0,core-id=${ct%:*},thread-id=${ct#*:}")
+done
+# The guest's third serial port (ttyS2) is a QMP monitor of this very
+# QEMU: a server socket for the monitor, a client of it for the port.
+# (A short path: socket paths are limited to 107 bytes.)
+qmp_sock=$(mktemp -u /tmp/ipcc-qmp.XXXXXX)
+trap 'rm -f "$qmp_sock"' EXIT
+qmp_args=(-chardev "socket,id=qmpmon,path=$qmp_sock,server=on,wait=off"
+	-mon chardev=qmpmon,mode=control
+	-chardev "socket,id=qmpport,path=$qmp_sock")
+
+qemu=("$QEMU_BIN" "${QEMU_FW_ARGS[@]}" -nodefaults -no-reboot -display none
+	"${accel_args[@]}" -cpu "$cpu"
+	-smp "$smp" "${dev_args[@]}" -m "$mem" "${numa_args[@]}"
+	"${qmp_args[@]}"
 	-kernel "$kernel" -initrd "$rd" -append "$append")
 printf '%q ' "${qemu[@]}" >"$logdir/qemu.cmd"
 
 if [ "$mode" = shell ]; then
 	# Console on this terminal; results port into the log directory.
-	exec "${qemu[@]}" -serial mon:stdio -serial "file:$logdir/output.log"
+	exec "${qemu[@]}" -serial mon:stdio -serial "file:$logdir/output.log" \
+		-serial chardev:qmpport
 fi
 
 : >"$logdir/output.log"
 timeout -k 10 "$timeout" "${qemu[@]}" \
 	-serial "file:$logdir/console.log" -serial "file:$logdir/output.log" \
-	>"$logdir/qemu.log" 2>&1 </dev/null
+	-serial chardev:qmpport >"$logdir/qemu.log" 2>&1 </dev/null
 qrc=$?
 rc=$(sed -n 's/.*@@IPCC-EXIT \([0-9]*\)@@.*/\1/p' "$logdir/output.log" | tail -n 1)
 if [ -n "$rc" ]; then
