@@ -4,7 +4,8 @@
 
 usage:
   results.py kunit STAGE KUNIT_JSON          cases of kunit.py's --json
-  results.py tap STAGE OUTPUT_LOG            selftests run by guest/init
+  results.py tap STAGE OUTPUT_LOG [KNOWN]    selftests run by guest/init;
+                                             KNOWN: known failures (below)
   results.py case STAGE NAME pass|fail|skip  one case, e.g. a static check
   results.py summary RESULTS                 per-stage table, closing line
 
@@ -12,6 +13,12 @@ Each of the first three appends "STAGE<TAB>STATUS<TAB>NAME" lines to the file
 named by $IPCC_RESULTS and prints the stage's counts.  `summary` prints the
 table, the failed cases and the closing line "N passed, N failed", and exits
 non-zero when anything failed or nothing ran.
+
+Known failures: a profile may list test cases that reproduce a defect not
+fixed yet (PROFILE_KNOWN_FAIL, "BINARY: CASE" separated by ";"). Such a
+case that fails counts as "known" (not passed, not failed; shown with the
+reason in the summary); one that passes fails the run, so that the list
+is cut as soon as the defect is fixed.
 """
 import json
 import os
@@ -29,12 +36,39 @@ def emit(stage, rows):
         with open(path, 'a', encoding='utf-8') as f:
             for status, name in rows:
                 f.write(f'{stage}\t{status}\t{name}\n')
-    counts = {s: sum(1 for r in rows if r[0] == s) for s in ('pass', 'fail', 'skip')}
+    counts = {s: sum(1 for r in rows if r[0] == s)
+              for s in ('pass', 'fail', 'skip', 'known')}
     print(f'{stage}: {counts["pass"]} passed, {counts["fail"]} failed, '
-          f'{counts["skip"]} skipped')
+          f'{counts["skip"]} skipped' +
+          (f', {counts["known"]} known failures' if counts['known'] else ''))
     for status, name in rows:
         if status == 'fail':
             print(f'  FAILED: {name}')
+        elif status == 'known':
+            print(f'  known failure: {name}')
+
+
+def apply_known(rows, known):
+    """Mark the listed cases' failures as known; fail listed cases that pass."""
+    want = [k.strip() for k in known.split(';') if k.strip()]
+    out, seen = [], set()
+    for st, name in rows:
+        hit = next((k for k in want if name.endswith(k)), None)
+        if hit is None:
+            out.append((st, name))
+            continue
+        seen.add(hit)
+        if st == 'fail':
+            out.append(('known', name))
+        elif st == 'pass':
+            out.append(('fail', f'{name} (listed as a known failure, but passed: '
+                                'take it off the profile\'s PROFILE_KNOWN_FAIL)'))
+        else:
+            out.append((st, name))
+    for k in want:
+        if k not in seen:
+            out.append(('fail', f'{k} (listed as a known failure, but did not run)'))
+    return out
 
 
 def kunit_rows(group, prefix=''):
@@ -103,7 +137,7 @@ def tap_rows(text):
 
 def summary(path):
     stages = {}
-    failed = []
+    failed, known = [], []
     if os.path.exists(path):
         with open(path, encoding='utf-8') as f:
             for line in f:
@@ -111,22 +145,31 @@ def summary(path):
                 if len(parts) != 3:
                     continue
                 stage, status, name = parts
-                c = stages.setdefault(stage, {'pass': 0, 'fail': 0, 'skip': 0})
+                c = stages.setdefault(stage, {'pass': 0, 'fail': 0, 'skip': 0,
+                                              'known': 0})
                 c[status] = c.get(status, 0) + 1
                 if status == 'fail':
                     failed.append(f'{stage}: {name}')
+                elif status == 'known':
+                    known.append(f'{stage}: {name}')
     print('')
-    print(f'{"stage":<34} {"passed":>7} {"failed":>7} {"skipped":>8}')
+    print(f'{"stage":<34} {"passed":>7} {"failed":>7} {"skipped":>8} {"known":>6}')
     for stage, c in stages.items():
-        print(f'{stage:<34} {c["pass"]:>7} {c["fail"]:>7} {c["skip"]:>8}')
+        print(f'{stage:<34} {c["pass"]:>7} {c["fail"]:>7} {c["skip"]:>8} '
+              f'{c["known"]:>6}')
+    for name in known:
+        print(f'KNOWN FAILURE {name}')
     for name in failed:
         print(f'FAILED {name}')
     passed = sum(c['pass'] for c in stages.values())
     nfail = sum(c['fail'] for c in stages.values())
     skipped = sum(c['skip'] for c in stages.values())
+    nknown = sum(c['known'] for c in stages.values())
     if passed + nfail == 0:
         nfail = 1
         print('FAILED no test ran')
+    if nknown:
+        print(f'({nknown} known failures, listed above: defects with open issues)')
     print(f'{passed} passed, {nfail} failed, {skipped} skipped')
     return 1 if nfail else 0
 
@@ -152,6 +195,8 @@ def main():
             rows = [('fail', f'no selftest output ({e})')]
         if not rows:
             rows = [('fail', 'no selftest ran')]
+        elif len(sys.argv) > 4:
+            rows = apply_known(rows, sys.argv[4])
         emit(stage, rows)
     elif cmd == 'case':
         emit(sys.argv[2], [(sys.argv[4], sys.argv[3])])

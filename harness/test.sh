@@ -31,6 +31,29 @@ if ! "$HARNESS/assemble.sh" 2>&1 | tee "$logdir/assemble.log"; then
 fi
 $R case setup "apply the series" pass >/dev/null
 
+stage "the emulator: Debian's qemu with our series (qemu/patches)"
+if "$HARNESS/qemu-build.sh" all >"$logdir/qemu-build.log" 2>&1; then
+	$R case qemu "build qemu-system-x86_64 with qemu/patches" pass >/dev/null
+else
+	tail -n 20 "$logdir/qemu-build.log" >&2
+	$R case qemu "build qemu-system-x86_64 with qemu/patches" fail >/dev/null
+	finish
+fi
+if "$HARNESS/qemu-tree.sh" --check >>"$logdir/qemu-build.log" 2>&1; then
+	$R case qemu "git am of the QEMU series on the pinned source" pass >/dev/null
+else
+	$R case qemu "git am of the QEMU series on the pinned source" fail >/dev/null
+fi
+# QEMU's own checkpatch on each patch of its series.
+for p in "$REPO"/qemu/patches/0*.patch; do
+	if perl "$QEMU_SRC/scripts/checkpatch.pl" --color=never "$p" >"$logdir/qemu-checkpatch-$(basename "$p").log" 2>&1; then
+		$R case qemu "QEMU checkpatch: $(basename "$p")" pass >/dev/null
+	else
+		tail -n 20 "$logdir/qemu-checkpatch-$(basename "$p").log" >&2
+		$R case qemu "QEMU checkpatch: $(basename "$p")" fail >/dev/null
+	fi
+done
+
 stage "checkpatch --strict"
 "$HARNESS/checkpatch.sh" "$logdir/checkpatch" || true
 
@@ -65,7 +88,7 @@ fi
 stage "KUnit (kunit.py run --arch=x86_64; builds the test kernel)"
 mapfile -d '' kargs < <("$HARNESS/build.sh" kunit-args)
 (cd "$SRC" && flock "$CACHE/build.lock" python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
-	--timeout="${KUNIT_TIMEOUT:-600}" --qemu_args "-smp 2" \
+	--timeout="${KUNIT_TIMEOUT:-600}" --qemu_args "-smp 2 ${QEMU_FW_ARGS[*]}" \
 	--json="$logdir/kunit.json") >"$logdir/kunit.log" 2>&1
 krc=$?
 grep -E '^\[..:..:..\] (Testing complete|=+ |.*(FAILED|CRASHED|ERROR))' "$logdir/kunit.log" | tail -n 30 >&2
@@ -89,13 +112,14 @@ if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
 fi
 
 # Test topologies: profiles of harness/profiles/.
-PROFILES=${PROFILES:-"smt8 adl lnl numa2 badboot"}
+PROFILES=${PROFILES:-"smt8 adl lnl numa2 badboot adl-hw mtl-hw lnl-hw adl-rpl"}
 for name in $PROFILES; do
 	stage "selftests booted on profile $name"
 	PROFILE=$name TIMEOUT=${BOOT_TIMEOUT:-900} \
 		"$HARNESS/boot.sh" selftests "$logdir/boot-$name"
 	brc=$?
-	$R tap "selftests@$name" "$logdir/boot-$name/output.log"
+	known=$(. "$HARNESS/profiles/$name.conf" && echo "${PROFILE_KNOWN_FAIL:-}")
+	$R tap "selftests@$name" "$logdir/boot-$name/output.log" "$known"
 	case $brc in
 	124) $R case "selftests@$name" "guest hung (console: $logdir/boot-$name/console.log)" fail ;;
 	125) $R case "selftests@$name" "guest crashed (console: $logdir/boot-$name/console.log)" fail ;;
