@@ -14,7 +14,7 @@ help:
 	@echo "make bench                placement scenarios (bench/scenarios) and overhead (out/bench/)"
 	@echo "make bench-overhead       only the overhead part of make bench"
 	@echo "make bench-scale          optional: load-balancing activity at 8, 32, 64 vCPUs"
-	@echo "make stress [PROFILE=adl|lnl] [MINUTES=10]  debug kernel under hotplug and knob churn"
+	@echo "make stress [PROFILE=adl-hw|mtl-hw|lnl-hw] [MINUTES=10]  debug kernel under hotplug and churn"
 	@echo "make run SCRIPT=path      boot, run a host script in the guest, exit with its status"
 	@echo "make shell                boot to an interactive shell"
 	@echo "make tree [TREE=dir]      a patched git + quilt tree to hack in"

@@ -7,9 +7,9 @@
 #   LOGDIR   console.log (kernel console), output.log (what ran), qemu.log
 #   SCRIPT   host file to run in the guest (MODE=script)
 # Environment:
-#   PROFILE       harness/profiles/NAME.conf: topology, kernel command line
-#                 and in-guest setup of an emulated platform (smt8, adl,
-#                 lnl, numa2; default smt8)
+#   PROFILE       harness/profiles/NAME.conf: topology, CPU model and
+#                 kernel command line of a platform (smt8, adl-hw, mtl-hw,
+#                 lnl-hw, numa2-hw, adl-rpl; default smt8)
 #   QEMU_SMP      -smp value (default: the profile's)
 #   QEMU_MEM      guest memory (default 1G)
 #   QEMU_NUMA     number of NUMA nodes (default 1; CPUs split evenly)
@@ -51,7 +51,10 @@ profile=${PROFILE:-smt8}
 smp=${QEMU_SMP:-$PROFILE_SMP}
 mem=${QEMU_MEM:-1G}
 timeout=${TIMEOUT:-900}
+# vCPUs -numa splits between nodes: all possible ones (maxcpus=, when
+# some are cold-plugged), in QEMU's order (socket, core, thread).
 ncpu=${smp%%,*}
+case ",$smp," in *,maxcpus=*) ncpu=${smp#*maxcpus=} ncpu=${ncpu%%,*} ;; esac
 
 accel=${QEMU_ACCEL:-tcg}
 if [ "$accel" = auto ]; then
@@ -101,9 +104,9 @@ if [ "$mode" = script ]; then
 	(cat "$initramfs"; cd "$extra" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$rd"
 fi
 
-append="console=ttyS0 panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
+# A log large enough that tests late in a boot still find its early lines.
+append="console=ttyS0 log_buf_len=4M panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
 append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-600}"
-append+=" ipccsetup=/etc/ipcc/profile-setup.sh"
 [ -n "${PROFILE_SKIP:-}" ] && append+=" ipccskip=$PROFILE_SKIP"
 [ -n "${PROFILE_ONLY:-}" ] && append+=" ipcconly=$PROFILE_ONLY"
 [ -n "$PROFILE_CMDLINE" ] && append+=" $PROFILE_CMDLINE"
@@ -111,7 +114,8 @@ append+=" ipccsetup=/etc/ipcc/profile-setup.sh"
 
 # Hybrid profiles: the part's model and properties, the Thread Director
 # model of this run, and the vCPUs that -smp cannot place (a core of one
-# thread among cores of two): "CORE:THREAD ..." cold-plugged with -device.
+# thread among cores of two): "[SOCKET:]CORE:THREAD ..." cold-plugged
+# with -device.
 cpu=${QEMU_CPU:-${PROFILE_CPU:-Skylake-Client}}
 ITD_MODEL=${ITD_MODEL:-${PROFILE_ITD_MODEL:-oracle}}
 case $ITD_MODEL in
@@ -125,7 +129,9 @@ esac
 	cpu+=",itd-model=$ITD_MODEL,itd-seed=${ITD_SEED:-0}"
 dev_args=()
 for ct in ${PROFILE_DEVICES:-}; do
-	dev_args+=(-device "${cpu%%,*}-x86_64-cpu,socket-id=0,core-id=${ct%:*},thread-id=${ct#*:}")
+	case $ct in *:*:*) ;; *) ct=0:$ct ;; esac
+	sct=${ct#*:}
+	dev_args+=(-device "${cpu%%,*}-x86_64-cpu,socket-id=${ct%%:*},core-id=${sct%:*},thread-id=${sct#*:}")
 done
 # The guest's third serial port (ttyS2) is a QMP monitor of this very
 # QEMU: a server socket for the monitor, a client of it for the port.

@@ -7,8 +7,8 @@
 #                 it exists; else the amd64 config of Debian's
 #                 linux-config-6.12 package (downloaded, not installed)
 #   changes       the series on (SCHED_IPCC, the Thread Director/HFI
-#                 backend X86_IPCC_ITD with INTEL_HFI_THERMAL), the
-#                 emulation and every KUnit test off, no debug info, and
+#                 backend X86_IPCC_ITD with INTEL_HFI_THERMAL), every
+#                 KUnit test off, no debug info, and
 #                 no Debian signing certificates (not available here)
 #   output        out/deb/*.deb
 #
@@ -48,8 +48,7 @@ sc="$SRC/scripts/config --file $build/.config"
 $sc -e SMP -e SCHED_MC -e SCHED_MC_PRIO -e CPU_SUP_INTEL -e NET -e THERMAL \
 	-e X86_THERMAL_VECTOR -e INTEL_HFI_THERMAL \
 	-e SCHED_IPCC -e X86_IPCC_ITD \
-	-d X86_IPCC_EMULATION -d SCHED_IPCC_KUNIT_TEST -d X86_IPCC_ITD_KUNIT_TEST \
-	-d X86_IPCC_EMULATION_KUNIT_TEST \
+	-d SCHED_IPCC_KUNIT_TEST -d X86_IPCC_ITD_KUNIT_TEST \
 	-d DEBUG_INFO -d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
 	-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE -d DEBUG_INFO_BTF \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
@@ -61,9 +60,8 @@ bad=0
 for want in SCHED_IPCC=y X86_IPCC_ITD=y INTEL_HFI_THERMAL=y; do
 	grep -qx "CONFIG_$want" "$build/.config" || { msg "config lacks CONFIG_$want"; bad=1; }
 done
-grep -q '^CONFIG_X86_IPCC_EMULATION=y' "$build/.config" && { msg "the emulation must be off"; bad=1; }
 [ $bad = 0 ] || die "the configuration does not have the series on (see above)"
-msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; emulation off)"
+msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; KUnit off)"
 [ "${DEB_CONFIG_ONLY:-}" = 1 ] && exit 0
 
 msg "building Debian packages (bindeb-pkg; hours on a small machine; log: $OUT/deb/build.log)"

@@ -1,17 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make stress [PROFILE=adl|lnl] [MINUTES=n]: boot the debug kernel
-# (config/debug.config: lockdep, KASAN, UBSAN, KFENCE, ...) on an emulated
-# hybrid profile and run guest-stress.sh: a classed workload while CPUs go
-# on and offline and every IPCC knob churns.  Passes when the guest script
+# make stress [PROFILE=adl-hw|mtl-hw|lnl-hw] [MINUTES=n]: boot the debug
+# kernel (config/debug.config: lockdep, KASAN, UBSAN, KFENCE, ...) on a
+# hybrid part emulated by our QEMU and run guest-stress.sh: a classed
+# workload while CPUs go on and offline, the hardware changes its HFI
+# table and every IPCC knob churns.  Passes when the guest script
 # passes (every worker finished, nothing stuck) and the console shows no
 # splat of any kind.  With $IPCC_RESULTS set (make test) it records one
 # case per check.
 . "$(dirname "$0")/lib.sh"
 
-profile=${PROFILE:-adl}
+profile=${PROFILE:-adl-hw}
 minutes=${MINUTES:-10}
-case $profile in adl | lnl) ;; *) die "stress runs on the emulated profiles: adl or lnl" ;; esac
+case $profile in adl-hw | mtl-hw | lnl-hw) ;; *) die "stress runs on the hybrid profiles: adl-hw, mtl-hw or lnl-hw" ;; esac
 case $minutes in '' | *[!0-9.]*) die "MINUTES must be a number" ;; esac
 seconds=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 }')
 [ "$seconds" -ge 10 ] || die "MINUTES too small"

@@ -39,6 +39,9 @@ else
 	$R case qemu "build qemu-system-x86_64 with qemu/patches" fail >/dev/null
 	finish
 fi
+# Bad values of the options the series adds are refused at start.
+"$HARNESS/qemu-options-check.sh" >"$logdir/qemu-options.log" 2>&1 ||
+	grep -v 'warning: TCG' "$logdir/qemu-options.log" | tail -n 20 >&2
 if "$HARNESS/qemu-tree.sh" --check >>"$logdir/qemu-build.log" 2>&1; then
 	$R case qemu "git am of the QEMU series on the pinned source" pass >/dev/null
 else
@@ -112,7 +115,7 @@ if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
 fi
 
 # Test topologies: profiles of harness/profiles/.
-PROFILES=${PROFILES:-"smt8 adl lnl numa2 badboot adl-hw mtl-hw lnl-hw adl-rpl"}
+PROFILES=${PROFILES:-"smt8 adl-hw mtl-hw lnl-hw numa2-hw adl-rpl"}
 for name in $PROFILES; do
 	stage "selftests booted on profile $name"
 	PROFILE=$name TIMEOUT=${BOOT_TIMEOUT:-900} \
@@ -132,8 +135,8 @@ done
 # The debug kernel (lockdep, KASAN, UBSAN, KFENCE, ...) under a short
 # stress run: hotplug and knob churn under a classed workload.
 if [ "${STRESS_MINUTES:-2}" != 0 ]; then
-	stage "stress, debug kernel, ${STRESS_MINUTES:-2} min on adl"
-	MINUTES=${STRESS_MINUTES:-2} PROFILE=adl STRESS_LOGDIR=$logdir/stress-adl \
+	stage "stress, debug kernel, ${STRESS_MINUTES:-2} min on adl-hw"
+	MINUTES=${STRESS_MINUTES:-2} PROFILE=adl-hw STRESS_LOGDIR=$logdir/stress-adl-hw \
 		"$HARNESS/stress.sh" || true
 fi
 

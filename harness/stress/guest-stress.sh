@@ -1,27 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of "make stress": a classed workload on the emulated hybrid
-# CPU while everything IPCC reacts to changes under it.  Sourced after
-# the host's settings:
+# Guest side of "make stress": a classed workload on a hybrid part
+# emulated by QEMU (qemu/) while everything IPCC reacts to changes under
+# it.  Sourced after the host's settings:
 #   STRESS_SECONDS  how long the churn runs
 #   STRESS_TOOLS    directory holding ipcc-worker (the benchmark's worker)
 #
 # Churners, each a loop in the background with its own counter:
 #   hotplug   take a random P or E CPU offline and back online
 #   mode      kernel.sched_ipcc 0/1/2
-#   scores    a random score of a random class and core type, 0 included
-#   classes   nr_classes 1..8, and emulated classes of running tasks
+#   scores    a random HFI capability of a random class and core type,
+#             0 included, changed by the hardware (QMP x-hybrid-set-hfi
+#             on ttyS2): a table update and its interrupt each time
 #   override  pin and unpin classes of running (and just-exited) tasks
 #   debounce  debounce_ticks 1..32
 #   knobs     swap_threshold, misfit_threshold, cooldown_ms
 #   churn     short-lived workers, killed at random moments (exits
 #             while the balancer may be moving them)
+# Workers execute the kind of work of their class (ipcc-worker), so the
+# hardware classifies them; classes also change as they run and move.
 # The long-lived workers must all answer SIGTERM at the end: none may be
 # lost or stuck.  Results: "stress-count NAME N" lines and a verdict.
 
 D=/sys/kernel/debug
-E=$D/ipcc_emu
 S=$D/sched/ipcc
+Q=/dev/ttyS2
 W=$STRESS_TOOLS/ipcc-worker
 C=/tmp/stress
 mkdir -p $C
@@ -30,7 +33,10 @@ end=$(($(date +%s) + STRESS_SECONDS))
 fail() { echo "stress: FAIL: $*"; failed=1; }
 
 [ -x "$W" ] || { echo "stress: FAIL: no worker at $W"; exit 1; }
-[ -d $E ] || { echo "stress: FAIL: emulation not active (boot with ipcc_emu=)"; exit 1; }
+[ -c $Q ] || { echo "stress: FAIL: no QMP port $Q (boot a hybrid profile)"; exit 1; }
+# Classes: the hardware's count, from the header of the scores file.
+nclasses=$(($(head -n 1 $S/scores | wc -w) - 1))
+[ "$nclasses" -gt 0 ] || { echo "stress: FAIL: no task classes (no IPCC backend)"; exit 1; }
 
 # cpulist ("0-3,8") to words, CPU 0 excluded: it cannot go offline.
 expand() {
@@ -38,7 +44,7 @@ expand() {
 		seq "${r%-*}" "${r#*-}"
 	done | grep -vx 0
 }
-PE=$(expand "$(cat $E/pcpus),$(cat $E/ecpus)" | tr '\n' ' ')
+PE=$(expand "$(cat /sys/devices/system/cpu/online)" | tr '\n' ' ')
 nth() { n=$(($2 % $1 + 1)); shift 2; eval echo \${$n}; }
 pick() { set -- $1; n=$((RANDOM % $# + 1)); eval echo \${$n}; }
 
@@ -50,8 +56,11 @@ save() { set | grep "^cnt_" >$C/cnt.$1; }
 # A knob write that must succeed (the value is valid).
 put() { echo "$2" >"$1" 2>/dev/null || { echo "stress: write '$2' to $1 failed"; echo >>$C/write_errors; }; }
 
-orig_classes=$(cat $E/nr_classes)
-orig_scores=$(cat $E/scores)
+# The QMP monitor's replies, drained and kept for counting (the port is
+# raw: init made it so).
+cat $Q >$C/qmp.out 2>/dev/null &
+qmp_reader=$!
+printf '{"execute":"qmp_capabilities"}\n' >$Q
 
 # Long-lived workers: one per CPU, mixed classes and duty cycles, so that
 # the balancer has work and the churners still get to run.
@@ -61,7 +70,7 @@ i=0
 while [ $i -lt "$ncpu" ]; do
 	cls=$((i % 4))
 	duty=$(nth 3 $i 100 60 30)
-	sh -c "echo \$\$ $cls >$E/task_class; exec $W $duty 10 $cls" >$C/worker.$i 2>&1 &
+	$W "$duty" 10 "$cls" >$C/worker.$i 2>&1 &
 	echo $! >>$C/workers
 	i=$((i + 1))
 done
@@ -93,28 +102,11 @@ mode() {
 
 scores() {
 	while running; do
-		read -r n <$E/nr_classes
 		v=$((RANDOM % 256))
 		[ $((RANDOM % 4)) -eq 0 ] && v=0
-		# Refused only when nr_classes shrank since it was read.
-		if echo "$(pick "P E") $((RANDOM % n)) $v $((RANDOM % 256))" >$E/scores 2>/dev/null; then
-			count scores
-		else
-			count scores_refused
-		fi
-		sleep 0.0$((RANDOM % 9 + 1))
-	done
-}
-
-classes() {
-	while running; do
-		if [ $((RANDOM % 8)) -eq 0 ]; then
-			put $E/nr_classes $((RANDOM % 8 + 1))
-			count nr_classes
-		fi
-		pid=$(pick "$workers")
-		echo "$pid $((RANDOM % 9 - 1))" >$E/task_class 2>/dev/null
-		count task_class
+		printf '{"execute":"x-hybrid-set-hfi","arguments":{"core-type":"%s","class":%d,"perf":%d,"eff":%d}}\n' \
+			"$(pick "p e")" $((RANDOM % nclasses)) $v $((RANDOM % 256)) >$Q
+		count scores
 		sleep 0.0$((RANDOM % 9 + 1))
 	done
 }
@@ -123,11 +115,10 @@ override() {
 	while running; do
 		read -r last <$C/last_short
 		pid=$(pick "$workers $last")
-		read -r n <$E/nr_classes
 		if [ $((RANDOM % 3)) -eq 0 ]; then
 			cls=-1
 		else
-			cls=$((RANDOM % n))
+			cls=$((RANDOM % nclasses))
 		fi
 		# A pid that just exited is refused with ESRCH: fine.
 		echo "$pid $cls" >$S/override 2>/dev/null && count override
@@ -161,7 +152,7 @@ knobs() {
 churn() {
 	while running; do
 		cls=$((RANDOM % 4))
-		sh -c "echo \$\$ $cls >$E/task_class; exec $W 100 10 $cls" >/dev/null 2>&1 &
+		$W 100 10 "$cls" >/dev/null 2>&1 &
 		p=$!
 		echo $p >$C/last_short
 		sleep 0.0$((RANDOM % 9 + 1))
@@ -174,7 +165,7 @@ churn() {
 workers=$(cat $C/workers)
 echo 0 >$C/last_short
 # The churners run a little ahead of the workers so that they keep churning.
-for churner in hotplug mode scores classes override debounce knobs churn; do
+for churner in hotplug mode scores override debounce knobs churn; do
 	($churner; save $churner) &
 	renice -n -5 -p $! >/dev/null 2>&1
 	echo $! >>$C/churners
@@ -188,8 +179,11 @@ for c in $PE; do
 	[ "$(cat /sys/devices/system/cpu/cpu$c/online)" = 1 ] ||
 		echo 1 >/sys/devices/system/cpu/cpu$c/online || fail "cpu$c stays offline"
 done
-put $E/nr_classes "$orig_classes"
-echo "$orig_scores" | while read -r t k p e; do put $E/scores "$t $k $p $e"; done
+# Every score change was answered by the hardware (none refused).
+sleep 1
+kill $qmp_reader 2>/dev/null
+nok=$(grep -c '"return"' $C/qmp.out)
+nqerr=$(grep -c '"error"' $C/qmp.out)
 
 nw=0
 for p in $(cat $C/workers); do
@@ -213,8 +207,11 @@ echo "stress-count seconds $STRESS_SECONDS"
 echo "stress-count workers $nw"
 echo "stress-count workers_finished $fin"
 for f in $C/cnt.*; do . "$f"; done
-for f in hotplug hotplug_refused mode scores scores_refused nr_classes task_class override \
-	 override_tried debounce knobs churn; do
+echo "stress-count qmp_replies_ok $nok"
+echo "stress-count qmp_errors $nqerr"
+[ "$nqerr" -eq 0 ] || fail "the hardware refused $nqerr QMP commands: $(grep -m 1 '"error"' $C/qmp.out)"
+for f in hotplug hotplug_refused mode scores override override_tried debounce \
+	 knobs churn; do
 	eval "echo stress-count $f \${cnt_$f:-0}"
 done
 nerr=$(cat $C/write_errors 2>/dev/null | wc -l)

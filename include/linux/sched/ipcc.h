@@ -9,8 +9,7 @@
  * architecture backend (a hardware class source plus a per-CPU,
  * per-class score table), and the set of entry points the rest of the
  * kernel calls. An arch implements the three arch_ipcc_*() functions and
- * calls sched_ipcc_arch_ready() and sched_ipcc_scores_changed(); the
- * core cannot tell a real backend from an emulated one.
+ * calls sched_ipcc_arch_ready() and sched_ipcc_scores_changed().
  */
 
 #include <linux/compiler.h>

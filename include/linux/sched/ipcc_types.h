@@ -33,18 +33,13 @@
  * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
  * @cnt:   number of consecutive user ticks of the task that read @cand.
  * @flags: %IPCC_TASK_OVERRIDDEN.
- * @emu_class: the value an emulated class register reports while this task
- *         runs (%IPCC_CLASS_NONE: no valid class). Owned by an emulating
- *         arch backend (CONFIG_X86_IPCC_EMULATION), never touched by the
- *         core; copied to the child at fork and kept across exec, so that
- *         a shell can give everything it starts a known class.
  * @last_migrate: low 32 bits of jiffies at the task's last class-driven
  *         migration (a pull or a swap by class), never 0 once set;
  *         0 when there was none. The balancer leaves the task's class out
  *         of its decisions for the ``cooldown_ms`` knob after it, so that
  *         class logic never moves a task back and forth. Copied at fork.
  *
- * Twelve bytes with padding, embedded in &struct task_struct as ``ipcc``.
+ * Eight bytes, embedded in &struct task_struct as ``ipcc``.
  *
  * Lifecycle:
  *
@@ -72,7 +67,6 @@ struct sched_ipcc_task {
 	u8	cand;
 	u8	cnt;
 	u8	flags;
-	u8	emu_class;
 	u32	last_migrate;
 };
 
@@ -84,7 +78,6 @@ struct sched_ipcc_task {
 	.cand	= IPCC_CLASS_NONE,		\
 	.cnt	= 0,				\
 	.flags	= 0,				\
-	.emu_class = IPCC_CLASS_NONE,		\
 	.last_migrate = 0,			\
 }
 

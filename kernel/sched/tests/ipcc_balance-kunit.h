@@ -7,9 +7,9 @@
  *
  *   ./tools/testing/kunit/kunit.py run --kunitconfig=kernel/sched
  *
- * Scores below are normalised (0..1024); the emulated "vector" class
- * scores 1024 on a P-core and 442 on an E-core, the "spin-wait" class 482
- * on both.
+ * Scores below are normalised (0..1024); the "vector" class of these
+ * tests scores 1024 on a P-core and 442 on an E-core, the "spin-wait"
+ * class 482 on both.
  */
 #ifndef _KERNEL_SCHED_IPCC_BALANCE_KUNIT_H
 #define _KERNEL_SCHED_IPCC_BALANCE_KUNIT_H

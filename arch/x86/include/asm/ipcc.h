@@ -6,11 +6,10 @@
  * x86 implementations of the IPC classes arch interface.
  *
  * <linux/sched/ipcc.h> wants one set of arch_ipcc_*() hooks per
- * architecture. On x86 two backends provide them: the emulated hybrid CPU
- * (CONFIG_X86_IPCC_EMULATION, a test facility) and Intel Thread Director
- * (CONFIG_X86_IPCC_ITD). Each fills a &struct x86_ipcc_ops and registers
- * it once it is usable; arch/x86/kernel/cpu/ipcc.c forwards the hooks to
- * the registered backend. The scheduler core cannot tell them apart.
+ * architecture. On x86 a backend provides them: Intel Thread Director
+ * (CONFIG_X86_IPCC_ITD) today, AMD's workload classification later. A
+ * backend fills a &struct x86_ipcc_ops and registers it once it is
+ * usable; arch/x86/kernel/cpu/ipcc.c forwards the hooks to it.
  *
  * The second half of this file is the Thread Director backend's interface
  * to the rest of the kernel: the HRESET on context switch and the hooks
@@ -30,42 +29,23 @@ struct raw_spinlock;
 struct task_struct;
 
 /**
- * enum x86_ipcc_prio - precedence of the x86 IPCC backends
- * @X86_IPCC_PRIO_HW:  a hardware backend (Thread Director).
- * @X86_IPCC_PRIO_EMU: the emulated hybrid CPU. It is only ever active
- *                     because the user booted with ``ipcc_emu=``, so it
- *                     wins over hardware.
- */
-enum x86_ipcc_prio {
-	X86_IPCC_PRIO_HW,
-	X86_IPCC_PRIO_EMU,
-};
-
-/**
  * struct x86_ipcc_ops - one implementation of the IPCC arch interface
  * @name:       short name, for messages.
- * @prio:       precedence; see x86_ipcc_register().
  * @nr_classes: implements arch_ipcc_nr_classes(). Called under
  *              rcu_read_lock(): must not sleep.
  * @read_class: implements arch_ipcc_read_class(), on the scheduler tick
  *              with interrupts disabled. Called through a static call.
  * @get_scores: implements arch_ipcc_get_scores(). Called under
  *              rcu_read_lock(): must not sleep.
- * @stop:       optional; called in process context, without the
- *              dispatcher's lock, once a backend of higher precedence has
- *              replaced this one. The callbacks above are no longer
- *              called by then.
  *
  * The contracts of the three hooks are those of <linux/sched/ipcc.h>.
  */
 struct x86_ipcc_ops {
 	const char		*name;
-	enum x86_ipcc_prio	prio;
 	unsigned int		(*nr_classes)(void);
 	int			(*read_class)(struct task_struct *curr);
 	int			(*get_scores)(int cpu, unsigned int class,
 					      u8 *perf, u8 *eff);
-	void			(*stop)(void);
 };
 
 #ifdef CONFIG_X86_IPCC

@@ -3,16 +3,13 @@
  * Dispatch of the IPC classes arch interface between the x86 backends.
  *
  * <linux/sched/ipcc.h> has one set of arch_ipcc_*() hooks per
- * architecture. On x86 the emulated hybrid CPU (ipcc_emu.c) and Intel
- * Thread Director (ipcc_itd.c) both implement them: each registers a
- * &struct x86_ipcc_ops with x86_ipcc_register() once it is usable, and the
- * hooks below forward to the registered backend. With none registered
- * they answer like the generic hooks: no classes, no scores.
+ * architecture. On x86 a backend implements them (Intel Thread Director,
+ * ipcc_itd.c): it registers a &struct x86_ipcc_ops with
+ * x86_ipcc_register() once it is usable, and the hooks below forward to
+ * the registered backend. With none registered they answer like the
+ * generic hooks: no classes, no scores.
  *
- * At most one backend is registered. A backend of higher precedence
- * (&enum x86_ipcc_prio) replaces one of lower precedence, whose stop()
- * callback is then called; a backend of lower or equal precedence is
- * refused. The emulation thus takes precedence over Thread Director.
+ * At most one backend is registered; a second one is refused.
  *
  * Every change is followed by sched_ipcc_arch_ready(), so the core reads
  * the class count and the scores of the new backend (or switches IPCC
@@ -35,8 +32,7 @@
  *                 x86_ipcc_unregister() has returned.
  *
  * Lock order: a backend's own mutex -> x86_ipcc_mutex -> CPU hotplug
- * lock. sched_ipcc_arch_ready() and stop() are called without
- * x86_ipcc_mutex.
+ * lock. sched_ipcc_arch_ready() is called without x86_ipcc_mutex.
  */
 #define pr_fmt(fmt) "x86/ipcc: " fmt
 
@@ -76,43 +72,30 @@ static void x86_ipcc_notify_core(void)
  * x86_ipcc_register() - make a backend the source of classes and scores
  * @ops: the backend; must stay valid until unregistered
  *
- * Replaces a registered backend of lower precedence, after which that
- * backend's stop() is called, and lets the core read the class count and
- * the scores of @ops.
+ * Lets the core read the class count and the scores of @ops.
  *
  * Context: process context, may sleep. Must not be called with the CPU
  * hotplug lock held.
- * Return: 0 on success; -EBUSY when a backend of the same or higher
- * precedence (or @ops itself) is registered; -EINVAL for incomplete @ops.
+ * Return: 0 on success; -EBUSY when a backend (@ops itself included) is
+ * registered already; -EINVAL for incomplete @ops.
  */
 int x86_ipcc_register(const struct x86_ipcc_ops *ops)
 {
-	const struct x86_ipcc_ops *old;
-
 	if (WARN_ON_ONCE(!ops || !ops->nr_classes || !ops->read_class ||
 			 !ops->get_scores))
 		return -EINVAL;
 
 	mutex_lock(&x86_ipcc_mutex);
-	old = rcu_dereference_protected(x86_ipcc_cur,
-					lockdep_is_held(&x86_ipcc_mutex));
-	if (old && old->prio >= ops->prio) {
+	if (rcu_access_pointer(x86_ipcc_cur)) {
 		mutex_unlock(&x86_ipcc_mutex);
 		return -EBUSY;
 	}
 
 	rcu_assign_pointer(x86_ipcc_cur, ops);
 	static_call_update(x86_ipcc_read_class_call, ops->read_class);
-	if (old)
-		synchronize_rcu();
 	mutex_unlock(&x86_ipcc_mutex);
 
-	if (old) {
-		pr_debug("%s backend replaces %s\n", ops->name, old->name);
-		if (old->stop)
-			old->stop();
-	}
-
+	pr_debug("%s backend registered\n", ops->name);
 	x86_ipcc_notify_core();
 	return 0;
 }
@@ -203,7 +186,6 @@ int arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf, u8 *eff)
 	return ret;
 }
 
-#if IS_ENABLED(CONFIG_X86_IPCC_EMULATION_KUNIT_TEST) || \
-	IS_ENABLED(CONFIG_X86_IPCC_ITD_KUNIT_TEST)
+#if IS_ENABLED(CONFIG_X86_IPCC_ITD_KUNIT_TEST)
 #include "ipcc_kunit.h"
 #endif

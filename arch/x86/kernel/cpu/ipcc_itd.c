@@ -51,10 +51,10 @@
  *
  * debugfs, in ipcc_itd/ (only on CPUs with Thread Director; writes need
  * CAP_SYS_ADMIN, one write() of at most 15 bytes; a refused write returns
- * -EINVAL, or -EBUSY when the emulation is in charge, and changes
+ * -EINVAL and changes
  * nothing):
  *
- *   status       r   "state on|waiting|off|blocked", "classes N",
+ *   status       r   "state on|waiting|off", "classes N",
  *                    "hreset_mask 0xM".
  *   enabled      rw  "1" while classification is on. Write "0" to switch
  *                    it off (ipcc_itd_disable()), "1" to switch it on
@@ -70,11 +70,10 @@
  *
  * ipcc_itd_mutex   Serialises switching classification on and off and
  *                  the writers of ipcc_itd_active, ipcc_itd_off,
- *                  ipcc_itd_blocked, ipcc_itd_cpuhp_state and
- *                  ipcc_itd_smt_classes. Taken in process context only,
+ *                  ipcc_itd_cpuhp_state and ipcc_itd_smt_classes. Taken in process context only,
  *                  never in CPU hotplug callbacks or under the HFI
  *                  driver's locks (those hooks queue work instead).
- * (none)           ipcc_itd_active, ipcc_itd_off, ipcc_itd_blocked and
+ * (none)           ipcc_itd_active, ipcc_itd_off and
  *                  ipcc_itd_smt_classes are written with WRITE_ONCE() and
  *                  read with READ_ONCE() by the hotplug, syscore, tick
  *                  and HFI hook paths; ipcc_itd_have_scores is set with
@@ -252,7 +251,6 @@ static bool ipcc_itd_param_off __initdata;
 /* Written under ipcc_itd_mutex; see "Locking" for the lockless readers. */
 static bool ipcc_itd_active;
 static bool ipcc_itd_off;
-static bool ipcc_itd_blocked;
 static int ipcc_itd_cpuhp_state;
 static u32 ipcc_itd_smt_classes;
 
@@ -727,15 +725,11 @@ static int ipcc_itd_get_scores(int cpu, unsigned int class, u8 *perf,
 	return 0;
 }
 
-static void ipcc_itd_stop(void);
-
 static const struct x86_ipcc_ops ipcc_itd_ops = {
 	.name		= "itd",
-	.prio		= X86_IPCC_PRIO_HW,
 	.nr_classes	= ipcc_itd_nr_classes,
 	.read_class	= ipcc_itd_read_class,
 	.get_scores	= ipcc_itd_get_scores,
-	.stop		= ipcc_itd_stop,
 };
 
 /*
@@ -873,8 +867,7 @@ static void ipcc_itd_enable_locked(void)
 
 	lockdep_assert_held(&ipcc_itd_mutex);
 
-	if (ipcc_itd_active || ipcc_itd_off || ipcc_itd_blocked ||
-	    !READ_ONCE(ipcc_itd_have_scores))
+	if (ipcc_itd_active || ipcc_itd_off || !READ_ONCE(ipcc_itd_have_scores))
 		return;
 
 	WRITE_ONCE(ipcc_itd_active, true);
@@ -894,9 +887,10 @@ static void ipcc_itd_enable_locked(void)
 
 	ret = x86_ipcc_register(&ipcc_itd_ops);
 	if (ret) {
-		/* The emulation is in charge. */
-		WRITE_ONCE(ipcc_itd_blocked, true);
+		WRITE_ONCE(ipcc_itd_off, true);
 		ipcc_itd_hw_off_locked();
+		pr_warn("another IPCC backend is registered (%d): Thread Director not used\n",
+			ret);
 		return;
 	}
 
@@ -925,15 +919,6 @@ static void ipcc_itd_enable_workfn(struct work_struct *work)
 }
 
 static DECLARE_WORK(ipcc_itd_enable_work, ipcc_itd_enable_workfn);
-
-/* A backend of higher precedence (the emulation) replaced us. */
-static void ipcc_itd_stop(void)
-{
-	mutex_lock(&ipcc_itd_mutex);
-	WRITE_ONCE(ipcc_itd_blocked, true);
-	ipcc_itd_hw_off_locked();
-	mutex_unlock(&ipcc_itd_mutex);
-}
 
 /**
  * ipcc_itd_disable() - switch Thread Director classification off
@@ -971,7 +956,7 @@ static void ipcc_itd_scores_arrived(void)
 
 	if (READ_ONCE(ipcc_itd_active))
 		sched_ipcc_scores_changed();
-	else if (!READ_ONCE(ipcc_itd_off) && !READ_ONCE(ipcc_itd_blocked))
+	else if (!READ_ONCE(ipcc_itd_off))
 		schedule_work(&ipcc_itd_enable_work);
 }
 
@@ -1152,8 +1137,6 @@ static int ipcc_itd_status_show(struct seq_file *m, void *v)
 
 	if (ipcc_itd_active)
 		state = "on";
-	else if (ipcc_itd_blocked)
-		state = "blocked";
 	else if (ipcc_itd_off)
 		state = "off";
 	else
@@ -1194,15 +1177,9 @@ static ssize_t ipcc_itd_enabled_write(struct file *file,
 		ipcc_itd_disable();
 	} else {
 		mutex_lock(&ipcc_itd_mutex);
-		if (ipcc_itd_blocked) {
-			ret = -EBUSY;
-		} else {
-			WRITE_ONCE(ipcc_itd_off, false);
-			ipcc_itd_enable_locked();
-		}
+		WRITE_ONCE(ipcc_itd_off, false);
+		ipcc_itd_enable_locked();
 		mutex_unlock(&ipcc_itd_mutex);
-		if (ret)
-			return ret;
 	}
 
 	*ppos += cnt;

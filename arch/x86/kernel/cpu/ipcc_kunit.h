@@ -2,11 +2,10 @@
 /*
  * KUnit tests of the dispatch between the x86 IPCC backends (ipcc.c).
  *
- * Included at the end of ipcc.c. Two fake backends, one of each
- * precedence, are registered and unregistered; the notification of the
- * core is redirected to a counter, and the fakes report no classes, so
- * the core never switches IPCC on while the test runs. The test skips
- * when a real backend is registered.
+ * Included at the end of ipcc.c. Two fake backends are registered and
+ * unregistered; the notification of the core is redirected to a counter,
+ * and the fakes report no classes, so the core never switches IPCC on
+ * while the test runs. The test skips when a real backend is registered.
  */
 #ifndef _X86_KERNEL_CPU_IPCC_KUNIT_H
 #define _X86_KERNEL_CPU_IPCC_KUNIT_H
@@ -16,7 +15,6 @@
 
 struct x86_ipcc_test_ctx {
 	unsigned int	notified;
-	unsigned int	stopped;
 	unsigned int	nr_calls;
 };
 
@@ -47,7 +45,7 @@ static int x86_ipcc_test_hw_class(struct task_struct *curr)
 	return 1;
 }
 
-static int x86_ipcc_test_emu_class(struct task_struct *curr)
+static int x86_ipcc_test_other_class(struct task_struct *curr)
 {
 	return 2;
 }
@@ -60,37 +58,26 @@ static int x86_ipcc_test_hw_scores(int cpu, unsigned int class, u8 *perf,
 	return 0;
 }
 
-static int x86_ipcc_test_emu_scores(int cpu, unsigned int class, u8 *perf,
-				    u8 *eff)
+static int x86_ipcc_test_other_scores(int cpu, unsigned int class,
+				      u8 *perf, u8 *eff)
 {
 	*perf = 21;
 	*eff = 22;
 	return 0;
 }
 
-static void x86_ipcc_test_stop(void)
-{
-	struct x86_ipcc_test_ctx *ctx = x86_ipcc_test_ctx();
-
-	if (ctx)
-		ctx->stopped++;
-}
-
 static const struct x86_ipcc_ops x86_ipcc_test_hw = {
 	.name		= "test-hw",
-	.prio		= X86_IPCC_PRIO_HW,
 	.nr_classes	= x86_ipcc_test_nr,
 	.read_class	= x86_ipcc_test_hw_class,
 	.get_scores	= x86_ipcc_test_hw_scores,
-	.stop		= x86_ipcc_test_stop,
 };
 
-static const struct x86_ipcc_ops x86_ipcc_test_emu = {
-	.name		= "test-emu",
-	.prio		= X86_IPCC_PRIO_EMU,
+static const struct x86_ipcc_ops x86_ipcc_test_other = {
+	.name		= "test-other",
 	.nr_classes	= x86_ipcc_test_nr,
-	.read_class	= x86_ipcc_test_emu_class,
-	.get_scores	= x86_ipcc_test_emu_scores,
+	.read_class	= x86_ipcc_test_other_class,
+	.get_scores	= x86_ipcc_test_other_scores,
 };
 
 static int x86_ipcc_test_init(struct kunit *test)
@@ -109,7 +96,7 @@ static int x86_ipcc_test_init(struct kunit *test)
 static void x86_ipcc_test_exit(struct kunit *test)
 {
 	/* No-ops unless a failed expectation left a fake registered. */
-	x86_ipcc_unregister(&x86_ipcc_test_emu);
+	x86_ipcc_unregister(&x86_ipcc_test_other);
 	x86_ipcc_unregister(&x86_ipcc_test_hw);
 }
 
@@ -137,39 +124,33 @@ static void x86_ipcc_test_dispatch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, arch_ipcc_nr_classes(), 0);
 	KUNIT_EXPECT_EQ(test, ctx->nr_calls, 1);
 
-	/* Registering twice, or an equal precedence, is refused. */
+	/* Registering twice, or a second backend, is refused. */
 	KUNIT_EXPECT_EQ(test, x86_ipcc_register(&x86_ipcc_test_hw), -EBUSY);
+	KUNIT_EXPECT_EQ(test, x86_ipcc_register(&x86_ipcc_test_other), -EBUSY);
 	KUNIT_EXPECT_EQ(test, ctx->notified, 1);
+	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), 1);
 
-	/* The emulation takes precedence: the hardware backend stops. */
-	KUNIT_ASSERT_EQ(test, x86_ipcc_register(&x86_ipcc_test_emu), 0);
-	KUNIT_EXPECT_EQ(test, ctx->stopped, 1);
-	KUNIT_EXPECT_EQ(test, ctx->notified, 2);
-	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), 2);
-	KUNIT_EXPECT_EQ(test, arch_ipcc_get_scores(0, 0, &perf, &eff), 0);
-	KUNIT_EXPECT_EQ(test, perf, 21);
-	KUNIT_EXPECT_EQ(test, eff, 22);
-
-	/* And keeps it while it is registered. */
-	KUNIT_EXPECT_EQ(test, x86_ipcc_register(&x86_ipcc_test_hw), -EBUSY);
-	x86_ipcc_unregister(&x86_ipcc_test_hw);
-	KUNIT_EXPECT_EQ(test, ctx->notified, 2);
-	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), 2);
+	/* Unregistering another backend changes nothing. */
+	x86_ipcc_unregister(&x86_ipcc_test_other);
+	KUNIT_EXPECT_EQ(test, ctx->notified, 1);
+	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), 1);
 
 	/* Unregistered: class reads stop, the core is told. */
-	x86_ipcc_unregister(&x86_ipcc_test_emu);
-	KUNIT_EXPECT_EQ(test, ctx->notified, 3);
+	x86_ipcc_unregister(&x86_ipcc_test_hw);
+	KUNIT_EXPECT_EQ(test, ctx->notified, 2);
 	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, arch_ipcc_nr_classes(), 0);
 	KUNIT_EXPECT_EQ(test, arch_ipcc_get_scores(0, 0, &perf, &eff),
 			-ENODATA);
-	KUNIT_EXPECT_EQ(test, ctx->stopped, 1);
 
-	/* The hardware backend may come back now. */
-	KUNIT_ASSERT_EQ(test, x86_ipcc_register(&x86_ipcc_test_hw), 0);
-	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), 1);
-	x86_ipcc_unregister(&x86_ipcc_test_hw);
-	KUNIT_EXPECT_EQ(test, ctx->notified, 5);
+	/* Then another backend may come. */
+	KUNIT_ASSERT_EQ(test, x86_ipcc_register(&x86_ipcc_test_other), 0);
+	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), 2);
+	KUNIT_EXPECT_EQ(test, arch_ipcc_get_scores(0, 0, &perf, &eff), 0);
+	KUNIT_EXPECT_EQ(test, perf, 21);
+	KUNIT_EXPECT_EQ(test, eff, 22);
+	x86_ipcc_unregister(&x86_ipcc_test_other);
+	KUNIT_EXPECT_EQ(test, ctx->notified, 4);
 	KUNIT_EXPECT_EQ(test, arch_ipcc_read_class(current), -EOPNOTSUPP);
 }
 

@@ -54,33 +54,6 @@ struct part {
 	bool smt;			/* some P-core has two threads */
 };
 
-/* Linux CPU of each APIC ID, from /proc/cpuinfo; -1 where none. */
-static void cpus_by_apic(int *cpu_of_apic, int max)
-{
-	static char buf[1 << 17];
-	char *p = buf, *line;
-	int cpu = -1, i;
-
-	for (i = 0; i < max; i++)
-		cpu_of_apic[i] = -1;
-	if (read_text("/proc/cpuinfo", buf, sizeof(buf)) < 0)
-		return;
-	while ((line = strsep(&p, "\n")) != NULL) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		if (!strncmp(line, "processor", 9)) {
-			cpu = atoi(colon + 1);
-		} else if (!strncmp(line, "apicid", 6)) {
-			int apic = atoi(colon + 1);
-
-			if (apic >= 0 && apic < max)
-				cpu_of_apic[apic] = cpu;
-		}
-	}
-}
-
 /* 0, or the step that failed: -1 no QMP, -2 no hybrid vCPUs reported. */
 static int read_part(struct part *pt)
 {
@@ -94,7 +67,7 @@ static int read_part(struct part *pt)
 	pt->nr = qmp_query(pt->hw, QMP_MAX_CPUS);
 	if (pt->nr <= 0)
 		return -2;
-	cpus_by_apic(apic, 256);
+	qmp_cpus_by_apic(apic, 256);
 	for (i = 0; i < pt->nr; i++) {
 		int a = pt->hw[i].apic_id;
 
@@ -319,7 +292,7 @@ TEST_F(hw, pstate_from_hwp)
 	EXPECT_TRUE(klog_has("intel_pstate: HWP enabled"));
 	/* The sysctl exists only while ITMT is supported. */
 	if (read_text("/proc/sys/kernel/sched_itmt_enabled", buf, sizeof(buf)) < 0)
-		strcpy(buf, "0");
+		snprintf(buf, sizeof(buf), "0");
 	if (self->pt.smt) {
 		char flags[512], path[128];
 

@@ -4,9 +4,8 @@
  *
  * The knobs: the sysctl kernel.sched_ipcc; debounce_ticks, override,
  * swap_threshold, misfit_threshold and cooldown_ms in
- * /sys/kernel/debug/sched/ipcc/; pcpus, ecpus, scores, nr_classes and
- * task_class in /sys/kernel/debug/ipcc_emu/ (only with ipcc_emu=). Each
- * is a variant of the "knob" fixture, tested for:
+ * /sys/kernel/debug/sched/ipcc/. Each is a variant of the "knob" fixture,
+ * tested for:
  *
  * - bad_input: a table of malformed, boundary, overflowing (2^32, 2^64,
  *   values that wrap to a valid one), non-ASCII, NUL-containing, blank
@@ -28,9 +27,12 @@
  *   opened, nor chmod it, nor pin any task's class; 0600 files stay
  *   unreadable to it.
  *
- * boot_params checks a boot with a bad ipcc_emu= or ipcc_emu_pcores=
- * (harness profile badboot): the kernel is up, the emulation stayed off
- * and every knob has its default. It is skipped on other boots.
+ * read_only_files: sched/ipcc/scores and stats, which have no write
+ * handler, refuse writes even from root and keep their 0444 modes.
+ *
+ * The override variant pins classes only when the kernel reports some
+ * (the "classN" columns of sched/ipcc/scores) and kernel.sched_ipcc is on;
+ * otherwise clearing a pin is the only valid write it tests.
  *
  * Needs root; skipped without CONFIG_SCHED_IPCC. Every value changed is
  * restored.
@@ -47,7 +49,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -65,10 +66,7 @@
 #define SYSCTL_DIR	"/proc/sys/kernel"
 #define SYSCTL_PATH	SYSCTL_DIR "/sched_ipcc"
 #define CORE_DIR	DEBUGFS_MNT "/sched/ipcc"
-#define EMU_DIR		DEBUGFS_MNT "/ipcc_emu"
 
-/* IPCC_MAX_CLASSES, the cap on classes the kernel tracks. */
-#define MAX_CLASSES	16
 /* The overflow uid and gid: nobody. */
 #define NOBODY		65534
 #define HUGE_LEN	0x100000
@@ -86,15 +84,11 @@
 enum knob_kind {
 	K_UINT,		/* one decimal in min..max */
 	K_OVERRIDE,	/* sched/ipcc/override: "PID CLASS" */
-	K_TASK_CLASS,	/* ipcc_emu/task_class: "PID CLASS" */
-	K_SCORES,	/* ipcc_emu/scores: "TYPE CLASS PERF EFF" */
-	K_CPUS,		/* ipcc_emu/pcpus, ecpus: a cpulist */
 };
 
 /* The state of one knob's test. */
 struct knob_ctx {
 	char path[128];
-	char saved[TEXT_SIZE];	/* the file's contents before the test */
 	char before[SNAP_SIZE];	/* every knob before the test */
 	char cur[VAL_SIZE];	/* the knob's state, as knob_state() shows it */
 	char v1[VAL_SIZE];	/* two valid values: writes ... */
@@ -103,7 +97,6 @@ struct knob_ctx {
 	char back2[VAL_SIZE];
 	pid_t target;		/* the task the PID knobs are aimed at */
 	int nr;			/* classes in the core */
-	int emu_nr;		/* classes of the emulation, 0 without it */
 	bool pin_ok;		/* whether override can pin at all */
 };
 
@@ -120,7 +113,6 @@ struct knob_def {
 	mode_t mode;		/* the mode the source gives the file */
 	size_t max_len;		/* longest write taken, without newline */
 	size_t max_len_nl;	/* longest write taken, newline included */
-	bool emu;		/* exists only with the emulation */
 	bool iter;		/* write_iter (sysctl): writev() is one write */
 	int pwrite_err;		/* pwrite() errno: ESPIPE for seq_files */
 	int iters;		/* writes per thread in concurrent_writes */
@@ -199,62 +191,6 @@ FIXTURE_VARIANT_ADD(knob, override) {
 	.d = &def_override,
 };
 
-static const struct knob_def def_emu_nr_classes = {
-	.dir = EMU_DIR, .name = "nr_classes", .kind = K_UINT,
-	.min = 1, .max = MAX_CLASSES, .mode = 0644, .max_len = 63,
-	.max_len_nl = 63, .emu = true, .iters = 60,
-	.pwrite_err = ESPIPE,
-};
-
-FIXTURE_VARIANT_ADD(knob, emu_nr_classes) {
-	.d = &def_emu_nr_classes,
-};
-
-static const struct knob_def def_emu_scores = {
-	.dir = EMU_DIR, .name = "scores", .kind = K_SCORES,
-	.mode = 0644, .max_len = 63, .max_len_nl = 63, .emu = true,
-	.iters = 100,
-	.pwrite_err = ESPIPE,
-};
-
-FIXTURE_VARIANT_ADD(knob, emu_scores) {
-	.d = &def_emu_scores,
-};
-
-static const struct knob_def def_emu_task_class = {
-	.dir = EMU_DIR, .name = "task_class", .kind = K_TASK_CLASS,
-	.mode = 0644, .max_len = 63, .max_len_nl = 63, .emu = true,
-	.iters = 150,
-	.pwrite_err = ESPIPE,
-};
-
-FIXTURE_VARIANT_ADD(knob, emu_task_class) {
-	.d = &def_emu_task_class,
-};
-
-/* Each valid write rebuilds the sched domains: few of them. */
-static const struct knob_def def_emu_pcpus = {
-	.dir = EMU_DIR, .name = "pcpus", .kind = K_CPUS,
-	.mode = 0644, .max_len = 512, .max_len_nl = 512, .emu = true,
-	.iters = 6,
-	.pwrite_err = ESPIPE,
-};
-
-FIXTURE_VARIANT_ADD(knob, emu_pcpus) {
-	.d = &def_emu_pcpus,
-};
-
-static const struct knob_def def_emu_ecpus = {
-	.dir = EMU_DIR, .name = "ecpus", .kind = K_CPUS,
-	.mode = 0644, .max_len = 512, .max_len_nl = 512, .emu = true,
-	.iters = 6,
-	.pwrite_err = ESPIPE,
-};
-
-FIXTURE_VARIANT_ADD(knob, emu_ecpus) {
-	.d = &def_emu_ecpus,
-};
-
 /*
  * One table row: a write and the errno it must fail with. The bytes are
  * in @in, or at @buf when @use_buf (huge and unreadable buffers).
@@ -278,9 +214,6 @@ static const char * const snap_files[] = {
 	CORE_DIR "/debounce_ticks", CORE_DIR "/swap_threshold",
 	CORE_DIR "/misfit_threshold", CORE_DIR "/cooldown_ms",
 	CORE_DIR "/override",
-	EMU_DIR "/profile", EMU_DIR "/pcpus", EMU_DIR "/ecpus",
-	EMU_DIR "/offline_cpus", EMU_DIR "/priorities", EMU_DIR "/capacities",
-	EMU_DIR "/scores", EMU_DIR "/nr_classes", EMU_DIR "/task_class",
 };
 
 static void add_row(int err, const char *what, const char *fmt, ...)
@@ -476,7 +409,7 @@ static void proc_ipcc(pid_t pid, char *out, size_t size)
 			 "ipcc.overridden%s\n", val);
 }
 
-/* Every knob, the emulation's files and @pid's class, as one string. */
+/* Every knob and @pid's class, as one string. */
 static void snapshot(pid_t pid, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -532,19 +465,13 @@ static void knob_state(struct knob_ctx *k,
 
 	switch (d->kind) {
 	case K_UINT:
-	case K_CPUS:
 		chomp(text);
 		snprintf(out, size, "%s", text);
 		break;
 	case K_OVERRIDE:
-	case K_TASK_CLASS:
 		snprintf(key, sizeof(key), "%d ", k->target);
 		if (!find_line(text, key, out, size))
 			snprintf(out, size, "-");
-		break;
-	case K_SCORES:
-		if (!find_line(text, "P 0 ", out, size))
-			snprintf(out, size, "<none>");
 		break;
 	}
 }
@@ -553,33 +480,19 @@ static void knob_state(struct knob_ctx *k,
 static void restore(struct knob_ctx *k,
 		    const struct knob_def *d)
 {
-	char now[IN_SIZE], copy[TEXT_SIZE], *line, *save, s[64];
+	char now[IN_SIZE], s[64];
 
-	if (d->kind == K_SCORES) {
-		if (read_text(k->path, copy, sizeof(copy)) >= 0 &&
-		    !strcmp(copy, k->saved))
-			return;
-	} else {
-		knob_state(k, d, now, sizeof(now));
-		if (!strcmp(now, k->cur))
-			return;
-	}
+	knob_state(k, d, now, sizeof(now));
+	if (!strcmp(now, k->cur))
+		return;
 
 	switch (d->kind) {
 	case K_UINT:
-	case K_CPUS:
 		put_str(k->path, k->cur);
 		break;
 	case K_OVERRIDE:
-	case K_TASK_CLASS:
 		snprintf(s, sizeof(s), "%d -1", k->target);
 		put_str(k->path, s);
-		break;
-	case K_SCORES:
-		snprintf(copy, sizeof(copy), "%s", k->saved);
-		for (line = strtok_r(copy, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save))
-			put_str(k->path, line);
 		break;
 	}
 }
@@ -598,33 +511,6 @@ static int core_nr_classes(void)
 		nr++;
 
 	return nr;
-}
-
-/* "a" or "a,b" / "a-b": the first one or two CPUs of cpulist @s. */
-static void first_cpus(const char *s, int count, char *out, size_t size)
-{
-	cpu_set_t set;
-	int cpu, a = -1, b = -1;
-
-	out[0] = '\0';
-	if (parse_cpulist(s, &set))
-		return;
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!CPU_ISSET(cpu, &set))
-			continue;
-		if (a < 0) {
-			a = cpu;
-		} else {
-			b = cpu;
-			break;
-		}
-	}
-	if (a < 0)
-		return;
-	if (count < 2 || b < 0)
-		snprintf(out, size, "%d", a);
-	else
-		snprintf(out, size, "%d%c%d", a, b == a + 1 ? '-' : ',', b);
 }
 
 static pid_t spawn_sleeper(void)
@@ -657,15 +543,11 @@ FIXTURE_SETUP(knob)
 		mount("debugfs", DEBUGFS_MNT, "debugfs", 0, NULL);
 	if (access(CORE_DIR, F_OK))
 		SKIP(return, "no %s: no CONFIG_DEBUG_FS", CORE_DIR);
-	if (d->emu && access(EMU_DIR, F_OK))
-		SKIP(return, "no emulated hybrid CPU (boot with ipcc_emu=)");
 
 	snprintf(k->path, sizeof(k->path), "%s/%s", d->dir, d->name);
-	ASSERT_LE(0, read_text(k->path, k->saved, sizeof(k->saved)));
+	ASSERT_LE(0, read_text(k->path, text, sizeof(text)));
 	k->nr = core_nr_classes();
 	ASSERT_LE(0, k->nr);
-	k->emu_nr = access(EMU_DIR, F_OK) ? 0 :
-		    (int)read_num(EMU_DIR "/nr_classes");
 	k->pin_ok = k->nr > 0 && read_num(SYSCTL_PATH) > 0;
 
 	k->target = spawn_sleeper();
@@ -686,8 +568,7 @@ FIXTURE_SETUP(knob)
 		snprintf(k->back2, sizeof(k->back2), "%u", b);
 		break;
 	case K_OVERRIDE:
-	case K_TASK_CLASS:
-		c = d->kind == K_OVERRIDE ? (k->pin_ok ? k->nr : 0) : k->emu_nr;
+		c = k->pin_ok ? k->nr : 0;
 		ASSERT_STREQ("-", k->cur);
 		snprintf(k->v1, sizeof(k->v1), "%d %d", k->target,
 			 c > 1 ? 1 : c ? 0 : -1);
@@ -697,25 +578,6 @@ FIXTURE_SETUP(knob)
 			 c > 1 ? "1" : c ? "0" : "-");
 		snprintf(k->back2, sizeof(k->back2), "%s",
 			 c > 1 ? "0" : "-");
-		break;
-	case K_SCORES:
-		ASSERT_EQ(2, sscanf(k->cur, "%u %u", &a, &b));
-		snprintf(k->v1, sizeof(k->v1), "P 0 %u %u",
-			 (a + 1) % 256, (b + 1) % 256);
-		snprintf(k->v2, sizeof(k->v2), "P 0 %u %u",
-			 (a + 2) % 256, (b + 2) % 256);
-		snprintf(k->back1, sizeof(k->back1), "%u %u",
-			 (a + 1) % 256, (b + 1) % 256);
-		snprintf(k->back2, sizeof(k->back2), "%u %u",
-			 (a + 2) % 256, (b + 2) % 256);
-		break;
-	case K_CPUS:
-		snprintf(text, sizeof(text), "%s", k->cur);
-		first_cpus(text, 1, k->v1, sizeof(k->v1));
-		first_cpus(text, 2, k->v2, sizeof(k->v2));
-		ASSERT_NE('\0', k->v1[0]);
-		snprintf(k->back1, sizeof(k->back1), "%s", k->v1);
-		snprintf(k->back2, sizeof(k->back2), "%s", k->v2);
 		break;
 	}
 	snapshot(k->target, k->before, sizeof(k->before));
@@ -837,7 +699,7 @@ static void uint_rows(const struct knob_def *d, unsigned int val)
 	add_row(EINVAL, "superscript one", "\xc2\xb9");
 }
 
-/* "PID CLASS" of override and task_class; @nr classes are valid. */
+/* "PID CLASS" of override; @nr classes are valid. */
 static void pid_class_rows(pid_t t, int nr)
 {
 	char s[64], comm[32];
@@ -890,99 +752,9 @@ static void pid_class_rows(pid_t t, int nr)
 		add_row(EINVAL, "kernel thread", "2 -1");
 }
 
-/* "TYPE CLASS PERF EFF" of ipcc_emu/scores. */
-static void score_rows(int nr)
-{
-	char s[64];
-
-	add_row(EINVAL, "type only", "P");
-	add_row(EINVAL, "three fields", "P 0 1");
-	add_row(EINVAL, "five fields", "P 0 1 2 3");
-	add_row(EINVAL, "unknown type", "X 0 1 2");
-	add_row(EINVAL, "lower-case type", "p 0 1 2");
-	add_row(EINVAL, "lower-case E", "e 0 1 2");
-	add_row(EINVAL, "long type", "PE 0 1 2");
-	add_row(EINVAL, "type and class joined", "P0 1 2");
-	add_row(EINVAL, "class == nr_classes", "P %d 1 2", nr);
-	add_row(EINVAL, "class 16", "P 16 1 2");
-	add_row(EINVAL, "class -1", "P -1 1 2");
-	add_row(EINVAL, "class 2^32 (u32 wrap)", "P " P32 " 1 2");
-	add_row(EINVAL, "perf 256", "P 0 256 2");
-	add_row(EINVAL, "eff 256", "E 0 1 256");
-	add_row(EINVAL, "perf 257 (u8 wrap)", "P 0 257 2");
-	add_row(EINVAL, "eff 258 (u8 wrap)", "P 0 1 258");
-	add_row(EINVAL, "perf -1", "P 0 -1 2");
-	add_row(EINVAL, "eff -2", "P 0 1 -2");
-	add_row(EINVAL, "plus sign", "P 0 +1 2");
-	add_row(EINVAL, "hex", "P 0 0x1 2");
-	add_row(EINVAL, "decimal point", "P 0 1 2.0");
-	add_row(EINVAL, "perf 2^32 + 1 (u32 wrap)", "P 0 4294967297 2");
-	dec_add(s, sizeof(s), P64, 2);
-	add_row(EINVAL, "eff 2^64 + 2 (u64 wrap)", "P 0 1 %s", s);
-	add_row(EINVAL, "comma separators", "P,0,1,2");
-	add_row(EINVAL, "VT separator", "P\v0 1 2");
-	add_row(EINVAL, "no-break space separator", "P\xc2\xa0\x30 1 2");
-}
-
-/* Cpulists of pcpus and ecpus: @cur is the list, @other the other one's. */
-static void cpus_rows(const char *cur, const char *other)
-{
-	char s[IN_SIZE], first[16];
-	cpu_set_t present, online;
-	int cpu;
-
-	add_row(EINVAL, "not a list", "abc");
-	add_row(EINVAL, "N", "N");
-	add_row(EINVAL, "all", "all");
-	add_row(EINVAL, "open range", "0-");
-	add_row(EINVAL, "dash only", "-");
-	add_row(EINVAL, "comma only", ",");
-	add_row(EINVAL, "negative CPU", "-1");
-	add_row(EINVAL, "reversed range", "3-1");
-	add_row(EINVAL, "double dash", "0--1");
-	add_row(EINVAL, "three-part range", "0-1-2");
-	add_row(EINVAL, "trailing comma", "%s,", cur);
-	add_row(EINVAL, "leading comma", ",%s", cur);
-	add_row(EINVAL, "empty element", "0,,1");
-	add_row(EINVAL, "blank inside", "0, 1");
-	add_row(EINVAL, "stride group 0", "0-3:0/0");
-	add_row(EINVAL, "stride used > group", "0-3:3/2");
-	add_row(EINVAL, "stride without group", "0-3:1");
-	add_row(EINVAL, "stride missing", "0-3:");
-	add_row(EINVAL, "stride selecting none", "0-3:0/4");
-	add_row(EINVAL, "hex", "0x1");
-	add_row(EINVAL, "plus sign", "+0");
-	add_row(EINVAL, "CPU 1023", "1023");
-	add_row(EINVAL, "CPU 2^32 (u32 wrap)", P32);
-	add_row(EINVAL, "CPU 2^64 (u64 wrap)", P64);
-	add_row(EINVAL, "range to 2^32", "0-" P32);
-	add_row(EINVAL, "the other type's list", "%s", other);
-	first_cpus(other, 1, first, sizeof(first));
-	add_row(EINVAL, "overlaps the other type", "%s,%s", cur, first);
-
-	/* Possible but not online: nr_cpu_ids and present CPUs offline. */
-	if (read_text("/sys/devices/system/cpu/possible", s, sizeof(s)) > 0 &&
-	    strchr(s, '-'))
-		add_row(EINVAL, "CPU nr_cpu_ids",
-			"%ld", strtol(strchr(s, '-') + 1, NULL, 10) + 1);
-	if (read_text("/sys/devices/system/cpu/present", s, sizeof(s)) > 0 &&
-	    !parse_cpulist(s, &present) &&
-	    read_text("/sys/devices/system/cpu/online", s, sizeof(s)) > 0 &&
-	    !parse_cpulist(s, &online)) {
-		for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-			if (CPU_ISSET(cpu, &present) && !CPU_ISSET(cpu, &online))
-				break;
-		}
-		if (cpu < MAX_CPUS)
-			add_row(EINVAL, "offline CPU", "%s,%d", cur, cpu);
-	}
-}
-
 static void build_rows(struct knob_ctx *k,
 		       const struct knob_def *d, const char *fault)
 {
-	char path[128], other[IN_SIZE];
-
 	nrows = 0;
 	generic_rows(d, k->v1, fault);
 	switch (d->kind) {
@@ -991,20 +763,6 @@ static void build_rows(struct knob_ctx *k,
 		break;
 	case K_OVERRIDE:
 		pid_class_rows(k->target, k->nr);
-		break;
-	case K_TASK_CLASS:
-		pid_class_rows(k->target, k->emu_nr);
-		break;
-	case K_SCORES:
-		score_rows(k->emu_nr);
-		break;
-	case K_CPUS:
-		snprintf(path, sizeof(path), "%s/%s", EMU_DIR,
-			 strcmp(d->name, "pcpus") ? "pcpus" : "ecpus");
-		if (read_text(path, other, sizeof(other)) < 0)
-			other[0] = '\0';
-		chomp(other);
-		cpus_rows(k->cur, other);
 		break;
 	}
 }
@@ -1093,9 +851,7 @@ TEST_F_TIMEOUT(knob, good_boundary, 300)
 			n = add_good(g, n, "010", "10");
 		break;
 	case K_OVERRIDE:
-	case K_TASK_CLASS:
-		top = d->kind == K_OVERRIDE ? (k->pin_ok ? k->nr : 0) :
-		      k->emu_nr;
+		top = k->pin_ok ? k->nr : 0;
 		if (top) {
 			snprintf(s, sizeof(s), "%d\t%d", pid, top - 1);
 			snprintf(t, sizeof(t), "%d", top - 1);
@@ -1105,19 +861,6 @@ TEST_F_TIMEOUT(knob, good_boundary, 300)
 		}
 		snprintf(s, sizeof(s), "000%d -1", pid);
 		n = add_good(g, n, s, "-");
-		break;
-	case K_SCORES:
-		n = add_good(g, n, "P 0 0 0", "0 0");
-		n = add_good(g, n, "P 0 255 255", "255 255");
-		n = add_good(g, n, "P\t0  255\t0\n", "255 0");
-		snprintf(s, sizeof(s), "P %d 255 255", k->emu_nr - 1);
-		n = add_good(g, n, s, "255 0");
-		break;
-	case K_CPUS:
-		snprintf(s, sizeof(s), "%s\n", k->cur);
-		n = add_good(g, n, s, k->cur);
-		pad_value(s, k->cur, d->max_len, false);
-		n = add_good(g, n, s, k->cur);
 		break;
 	}
 
@@ -1298,7 +1041,7 @@ TEST_F_TIMEOUT(knob, concurrent_writes, 600)
 	struct row *bad;
 	char now[IN_SIZE], again[IN_SIZE], s[96];
 	pthread_t tw[WRITERS], tr;
-	int i, j, nbad = 0, writers;
+	int i, j, nbad = 0;
 	void *fault;
 
 	/* A mix of invalid rows of the table, each in a plain buffer. */
@@ -1314,9 +1057,7 @@ TEST_F_TIMEOUT(knob, concurrent_writes, 600)
 	}
 	ASSERT_LT(0, nbad);
 
-	/* The cpulists rebuild the sched domains: two writers are enough. */
-	writers = d->kind == K_CPUS ? 2 : WRITERS;
-	for (i = 0; i < writers; i++) {
+	for (i = 0; i < WRITERS; i++) {
 		memset(&h[i], 0, sizeof(h[i]));
 		h[i].path = k->path;
 		h[i].valid[0] = k->v1;
@@ -1328,14 +1069,14 @@ TEST_F_TIMEOUT(knob, concurrent_writes, 600)
 	}
 
 	ASSERT_EQ(0, pthread_create(&tr, NULL, reader, &w));
-	for (i = 0; i < writers; i++)
+	for (i = 0; i < WRITERS; i++)
 		ASSERT_EQ(0, pthread_create(&tw[i], NULL, writer, &h[i]));
-	for (i = 0; i < writers; i++)
+	for (i = 0; i < WRITERS; i++)
 		pthread_join(tw[i], NULL);
 	__atomic_store_n(&w.stop, true, __ATOMIC_RELEASE);
 	pthread_join(tr, NULL);
 
-	for (i = 0; i < writers; i++) {
+	for (i = 0; i < WRITERS; i++) {
 		EXPECT_EQ(0, h[i].valid_refused);
 		EXPECT_EQ(0, h[i].bad_taken);
 		EXPECT_EQ(0, h[i].wrong_errno);
@@ -1426,7 +1167,7 @@ static void unpriv_child(struct knob_ctx *k, const struct knob_def *d,
 	u->nw = 0;
 	snprintf(u->in[u->nw++], sizeof(u->in[0]), "%s", k->v1);
 	snprintf(u->in[u->nw++], sizeof(u->in[0]), "%s\n", k->v2);
-	if (d->kind == K_OVERRIDE || d->kind == K_TASK_CLASS) {
+	if (d->kind == K_OVERRIDE) {
 		/* Itself, and its root parent. */
 		snprintf(u->in[u->nw++], sizeof(u->in[0]), "%d %d", getpid(),
 			 cls);
@@ -1529,10 +1270,6 @@ TEST(read_only_files)
 	} files[] = {
 		{ CORE_DIR "/scores", 0444 },
 		{ CORE_DIR "/stats", 0444 },
-		{ EMU_DIR "/profile", 0444 },
-		{ EMU_DIR "/offline_cpus", 0444 },
-		{ EMU_DIR "/priorities", 0444 },
-		{ EMU_DIR "/capacities", 0444 },
 	};
 	char before[SNAP_SIZE], after[SNAP_SIZE], diff[256];
 	struct stat st;
@@ -1567,133 +1304,6 @@ TEST(read_only_files)
 		TH_LOG("a write to a read-only file changed %s",
 		       first_diff(before, after, diff, sizeof(diff)));
 	}
-}
-
-/*
- * Bad boot parameters, the harness profile badboot among them. @emu NULL
- * stands for a value of 256 bytes or more (saved as "" by the early
- * parameter handler); @pcores NULL for any or no ipcc_emu_pcores= (not
- * parsed when ipcc_emu= is refused). @log is the message the refusal
- * leaves in the kernel log.
- */
-static const struct {
-	const char *emu;
-	const char *pcores;
-	const char *log;
-} bad_boots[] = {
-	/* 2^32 + 2 would be a valid 2 P-cores if it wrapped. */
-	{ "adl", "4294967298", "invalid ipcc_emu_pcores=4294967298" },
-	{ "adl", "0", "invalid ipcc_emu_pcores=0" },
-	{ "lnl", "-1", "invalid ipcc_emu_pcores=-1" },
-	{ "adl", "0x2", "invalid ipcc_emu_pcores=0x2" },
-	{ "adl", "", "invalid ipcc_emu_pcores=" },
-	{ "adl", "99", "adl profile: no online, disjoint P and E CPUs" },
-	{ "custom:P=0-1,E=1-3", NULL, "malformed ipcc_emu= parameter" },
-	{ "custom:P=0,E=1,asym=fast", NULL, "malformed ipcc_emu= parameter" },
-	{ "ADL", NULL, "malformed ipcc_emu= parameter" },
-	{ "", NULL, "malformed ipcc_emu= parameter" },
-	{ NULL, NULL, "malformed ipcc_emu= parameter" },
-};
-
-/* The value of the last "@key=" word of @cmdline, or NULL. */
-static const char *last_param(const char *cmdline, const char *key, char *out,
-			      size_t size)
-{
-	size_t n = strlen(key);
-	const char *p = cmdline, *found = NULL;
-
-	for (; *p; p += strcspn(p, "\n "), p += strspn(p, "\n ")) {
-		if (!strncmp(p, key, n) && p[n] == '=')
-			found = p + n + 1;
-	}
-	if (!found)
-		return NULL;
-	snprintf(out, size, "%.*s", (int)strcspn(found, "\n "), found);
-
-	return out;
-}
-
-TEST(boot_params)
-{
-	static const struct {
-		const char *path;
-		long def;
-	} defaults[] = {
-		{ SYSCTL_PATH, 2 },
-		{ CORE_DIR "/debounce_ticks", 4 },
-		{ CORE_DIR "/swap_threshold", 64 },
-		{ CORE_DIR "/misfit_threshold", 256 },
-		{ CORE_DIR "/cooldown_ms", 20 },
-	};
-	char cmdline[4096], emu[2048], pcores[2048], text[TEXT_SIZE], s[64];
-	const char *e, *pc;
-	char *log;
-	unsigned int i, row;
-	int len;
-
-	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
-		SKIP(return, "no /proc/cmdline");
-	e = last_param(cmdline, "ipcc_emu", emu, sizeof(emu));
-	pc = last_param(cmdline, "ipcc_emu_pcores", pcores, sizeof(pcores));
-	for (row = 0; e && row < ARRAY_SIZE(bad_boots); row++) {
-		bool emu_match = bad_boots[row].emu ?
-				 !strcmp(bad_boots[row].emu, e) :
-				 strlen(e) >= 256;
-		bool pc_match = !bad_boots[row].pcores ||
-				(pc && !strcmp(bad_boots[row].pcores, pc));
-
-		if (emu_match && pc_match)
-			break;
-	}
-	if (!e || row == ARRAY_SIZE(bad_boots))
-		SKIP(return, "not booted with bad ipcc_emu= parameters");
-	if (geteuid())
-		SKIP(return, "must run as root");
-	if (access(CORE_DIR, F_OK))
-		mount("debugfs", DEBUGFS_MNT, "debugfs", 0, NULL);
-	TH_LOG("booted with ipcc_emu=%.40s%s ipcc_emu_pcores=%s", e,
-	       strlen(e) > 40 ? "..." : "", pc ? pc : "(none)");
-
-	/* Up, with the emulation off and nothing of it half-applied. */
-	EXPECT_NE(0, access(EMU_DIR, F_OK));
-	EXPECT_EQ(0, core_nr_classes());
-	EXPECT_NE(0, access(SYSCTL_DIR "/sched_itmt_enabled", F_OK)) {
-		TH_LOG("ITMT is on: the emulation applied a topology");
-	}
-	ASSERT_LT(0, read_text("/sys/devices/system/cpu/present", text,
-			       sizeof(text)));
-	ASSERT_LT(0, read_text("/sys/devices/system/cpu/online", s,
-			       sizeof(s)));
-	EXPECT_STREQ(text, s);
-
-	for (i = 0; i < ARRAY_SIZE(defaults); i++) {
-		EXPECT_EQ(defaults[i].def, read_num(defaults[i].path)) {
-			TH_LOG("%s is not at its default", defaults[i].path);
-		}
-	}
-	EXPECT_EQ(0, read_text(CORE_DIR "/override", text, sizeof(text)));
-	/* No classes: nothing can be pinned. */
-	snprintf(s, sizeof(s), "%d 0", getpid());
-	EXPECT_EQ(-EINVAL, put_str(CORE_DIR "/override", s));
-
-	/* The refusal is logged, while the log still holds the boot. */
-	len = klogctl(10, NULL, 0);
-	ASSERT_LT(0, len);
-	log = malloc(len + 1);
-	ASSERT_NE(NULL, log);
-	len = klogctl(3, log, len);
-	ASSERT_LE(0, len);
-	log[len] = '\0';
-	if (strstr(log, "Linux version")) {
-		EXPECT_NE(NULL, strstr(log, bad_boots[row].log)) {
-			TH_LOG("no \"%s\" in the kernel log",
-			       bad_boots[row].log);
-		}
-		EXPECT_EQ(NULL, strstr(log, "ipcc_emu: adl profile: P-cores"));
-	} else {
-		TH_LOG("the kernel log no longer holds the boot messages");
-	}
-	free(log);
 }
 
 TEST_HARNESS_MAIN

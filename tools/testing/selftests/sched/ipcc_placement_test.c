@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Placement by the class-aware load balancer (kernel/sched/ipcc_balance.c)
- * on an emulated hybrid CPU (CONFIG_X86_IPCC_EMULATION).
+ * on a hybrid part emulated by QEMU (the *-hw profiles: CPUID, HFI,
+ * Thread Director; qemu/ in the ipcc repository), with its "oracle"
+ * Thread Director model, so that a task's class is what it executes.
  *
- * Busy child processes get known classes through the emulated class
- * register (ipcc_emu/task_class): class 1, "vector", scores 255 on a
- * P-core and 110 on an E-core (a large gain on a P-core); class 3,
- * "spin-wait", 120 on both (no gain anywhere). Each scenario starts the
+ * Busy child processes run real work of two kinds: packed SIMD, which
+ * the hardware classifies as class 1, "vector" (HFI performance 63 on a
+ * P-core and 33 on an E-core: a large gain on a P-core), and a PAUSE
+ * spin-wait, class 3 (41 on both: no gain anywhere). The P-cores and
+ * E-cores are the core types the hardware reports through QMP
+ * (ipcc_qmp.h); low-power E-cores are left out. Each scenario starts the
  * high-gain tasks pinned to E-cores and the others on the P-cores, then
  * lets every task go anywhere, waits for the balancer to settle and
  * samples where each task runs (field 39 of /proc/PID/stat) every 50 ms.
@@ -25,16 +29,17 @@
  * counters in sched/ipcc/stats must not move) and =2 (the share must be
  * at least 0.6 and above the mode-0 share by a margin); "full" also runs
  * with =1 (tie-breaks only: no swap and no misfit may be counted). The
- * shares are printed as TAP comments. The placement scenarios run on the
- * adl and lnl profiles they were sized for and skip elsewhere.
+ * shares are printed as TAP comments. The placement scenarios need the
+ * oracle model (with the imperfect ones, placement is the benchmark's to
+ * judge) and skip elsewhere.
  *
  * numa: on a guest with two NUMA nodes and NUMA balancing, the "full"
  * scenario with tasks that touch memory: no crash, no counter moving in
  * mode 0, and a mode-2 share not worse than the mode-0 one by a wide
  * margin.
  *
- * Needs root and debugfs. Restores kernel.sched_ipcc,
- * kernel.numa_balancing and any emulated score it had to set.
+ * Needs root and debugfs. Restores kernel.sched_ipcc and
+ * kernel.numa_balancing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,9 +59,9 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "ipcc_qmp.h"
 #include "ipcc_util.h"
 
-#define EMU_DIR		"/sys/kernel/debug/ipcc_emu"
 #define STATS		"/sys/kernel/debug/sched/ipcc/stats"
 #define IPCC_SYSCTL	"/proc/sys/kernel/sched_ipcc"
 #define NUMA_SYSCTL	"/proc/sys/kernel/numa_balancing"
@@ -67,9 +72,8 @@
 #define MAX_STATS	16
 #define BUF_SIZE	16384
 
-#define CLASS_HIGH	1	/* vector: P 255, E 110 */
-#define CLASS_ZERO	3	/* spin-wait: P 120, E 120 */
-#define NR_CLASSES_MIN	4
+#define CLASS_HIGH	1	/* vector: P 63, E 33 */
+#define CLASS_ZERO	3	/* spin-wait: P 41, E 41 */
 
 /* After a mode switch: work items of the previous mode have run. */
 #define MODE_MS		300
@@ -104,7 +108,7 @@ struct counters {
 };
 
 struct placement {
-	char profile[32];
+	char model[16];			/* the Thread Director model */
 	cpu_set_t p, e;			/* online P-core and E-core CPUs */
 	cpu_set_t all;			/* both */
 	int pcpu[MAX_CPUS], np;		/* online P CPUs, ascending */
@@ -112,8 +116,6 @@ struct placement {
 	int slot[MAX_CPUS], nslots;	/* first online thread of each P-core */
 	char mode[16];			/* kernel.sched_ipcc at setup */
 	char numab[16];			/* kernel.numa_balancing to restore */
-	char scores[8][64];		/* emulated scores to restore */
-	int nscores;
 	struct task t[MAX_TASKS];
 	int nr;
 };
@@ -254,7 +256,19 @@ static void print_counters(const char *what, const struct counters *a,
 	ksft_print_msg("%s counters:%s\n", what, line);
 }
 
-/* Touch memory (NUMA scenario) or just spin, until killed. */
+/* The class of work a busy child executes; SIGUSR1 makes it vector. */
+static int work_class;
+
+static void to_vector(int sig)
+{
+	__atomic_store_n(&work_class, CLASS_HIGH, __ATOMIC_RELAXED);
+}
+
+/*
+ * Execute work of class work_class, touching memory too in the NUMA
+ * scenario, until killed: packed SIMD for CLASS_HIGH, a PAUSE spin-wait
+ * for CLASS_ZERO.
+ */
 static void busy_loop(bool touch)
 {
 	char *buf = NULL;
@@ -267,16 +281,28 @@ static void busy_loop(bool touch)
 			buf[i]++;
 			i = (i + 64) % NUMA_BUF_SIZE;
 		}
+		if (__atomic_load_n(&work_class, __ATOMIC_RELAXED) == CLASS_HIGH)
+			__asm__ __volatile__("paddd %%xmm1, %%xmm0\n\t"
+					     "pxor %%xmm0, %%xmm2\n\t"
+					     "paddq %%xmm2, %%xmm3\n\t"
+					     "pand %%xmm3, %%xmm1\n\t"
+					     "addps %%xmm4, %%xmm5\n\t"
+					     "mulps %%xmm5, %%xmm6\n\t"
+					     "por %%xmm6, %%xmm7\n\t"
+					     "psubd %%xmm7, %%xmm0\n\t"
+					     : : : "xmm0", "xmm1", "xmm2", "xmm3",
+					     "xmm4", "xmm5", "xmm6", "xmm7");
+		else
+			__asm__ __volatile__("pause" : : : "memory");
 		/* Keep the stores, and the loop. */
 		__asm__ __volatile__("" : : "r"(buf) : "memory");
 	}
 }
 
-/* A busy child pinned to @cpu, of emulated class @class. */
+/* A busy child pinned to @cpu, executing work of class @class. */
 static pid_t spawn(struct __test_metadata *_metadata,
 		   struct placement *pl, int cpu, int class, bool touch)
 {
-	char cmd[64];
 	cpu_set_t one;
 	pid_t pid;
 
@@ -288,6 +314,8 @@ static pid_t spawn(struct __test_metadata *_metadata,
 	ASSERT_GE(pid, 0);
 	if (!pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		work_class = class;
+		signal(SIGUSR1, to_vector);
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
 		if (sched_setaffinity(0, sizeof(one), &one))
@@ -299,21 +327,15 @@ static pid_t spawn(struct __test_metadata *_metadata,
 	pl->t[pl->nr].class = class;
 	pl->nr++;
 
-	snprintf(cmd, sizeof(cmd), "%d %d", pid, class);
-	ASSERT_EQ(0, write_text(EMU_DIR "/task_class", cmd)) {
-		TH_LOG("cannot set the class of %d", pid);
-	}
-
 	return pid;
 }
 
+/* Task @i turns to vector work: the hardware then classifies it so. */
 static void set_class(struct __test_metadata *_metadata,
 		      struct placement *pl, int i, int class)
 {
-	char cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "%d %d", pl->t[i].pid, class);
-	ASSERT_EQ(0, write_text(EMU_DIR "/task_class", cmd));
+	ASSERT_EQ(CLASS_HIGH, class);
+	ASSERT_EQ(0, kill(pl->t[i].pid, SIGUSR1));
 	pl->t[i].class = class;
 }
 
@@ -392,88 +414,26 @@ static double sample(struct __test_metadata *_metadata,
  * Make sure the two classes the scenarios use have the scores they are
  * sized for; remember what to restore.
  */
-static void prepare_scores(struct __test_metadata *_metadata,
-			   struct placement *pl)
-{
-	static const struct {
-		char type;
-		int class, perf, eff;
-	} want[] = {
-		{ 'P', CLASS_HIGH, 255, 140 }, { 'E', CLASS_HIGH, 110, 200 },
-		{ 'P', CLASS_ZERO, 120, 60 }, { 'E', CLASS_ZERO, 120, 255 },
-	};
-	char buf[BUF_SIZE], *line, *save, type, cmd[64];
-	int class, perf, eff;
-	unsigned int i;
-	bool ok;
-
-	ASSERT_GT(read_text(EMU_DIR "/scores", buf, sizeof(buf)), 0);
-
-	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		ok = false;
-		for (line = strtok_r(buf, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			if (sscanf(line, "%c %d %d %d", &type, &class, &perf,
-				   &eff) != 4 || type != want[i].type ||
-			    class != want[i].class)
-				continue;
-			/* Only the performance scores matter. */
-			ok = perf == want[i].perf;
-			if (!ok && pl->nscores < 8)
-				snprintf(pl->scores[pl->nscores++],
-					 sizeof(pl->scores[0]), "%c %d %d %d",
-					 type, class, perf, eff);
-			break;
-		}
-		/* strtok_r() cut the buffer: read it again. */
-		ASSERT_GT(read_text(EMU_DIR "/scores", buf, sizeof(buf)), 0);
-		if (ok)
-			continue;
-
-		snprintf(cmd, sizeof(cmd), "%c %d %d %d", want[i].type,
-			 want[i].class, want[i].perf, want[i].eff);
-		ASSERT_EQ(0, write_text(EMU_DIR "/scores", cmd));
-	}
-
-	/* The core reads new scores from a work item. */
-	if (pl->nscores)
-		sleep_ms(MODE_MS);
-}
-
 FIXTURE_SETUP(place)
 {
 	struct placement *pl = &self->pl;
-	char buf[BUF_SIZE];
 	cpu_set_t set;
-	const char *s;
 
 	pl->nr = 0;
-	pl->nscores = 0;
 	pl->numab[0] = '\0';
 	pl->mode[0] = '\0';
 
-	if (access(EMU_DIR "/pcpus", F_OK) || access(EMU_DIR "/ecpus", F_OK))
-		SKIP(return, "no emulated hybrid CPU (boot with ipcc_emu=)");
 	if (access(STATS, R_OK) || access(IPCC_SYSCTL, W_OK))
 		SKIP(return, "no IPCC stats or sysctl (CONFIG_SCHED_IPCC)");
-
-	ASSERT_EQ(0, read_cpulist(EMU_DIR "/pcpus", &set));
+	if (qmp_type_cpus("p", &set, pl->model, sizeof(pl->model)) <= 0)
+		SKIP(return, "no emulated hybrid part (QMP on %s)", QMP_PORT);
 	pl->np = online_of(&set, &pl->p, pl->pcpu);
-	ASSERT_EQ(0, read_cpulist(EMU_DIR "/ecpus", &set));
+	qmp_type_cpus("e", &set, NULL, 0);
 	pl->ne = online_of(&set, &pl->e, pl->ecpu);
 	CPU_OR(&pl->all, &pl->p, &pl->e);
 	pl->nslots = first_threads(pl->pcpu, pl->np, pl->slot);
 	if (!pl->np || !pl->ne || !pl->nslots)
 		SKIP(return, "no online P-core or E-core");
-
-	ASSERT_GT(read_text(EMU_DIR "/nr_classes", buf, sizeof(buf)), 0);
-	if (atoi(buf) < NR_CLASSES_MIN)
-		SKIP(return, "fewer than %d emulated classes", NR_CLASSES_MIN);
-
-	ASSERT_GT(read_text(EMU_DIR "/profile", buf, sizeof(buf)), 0);
-	s = strstr(buf, "profile ");
-	if (!s || sscanf(s + strlen("profile "), "%31s", pl->profile) != 1)
-		snprintf(pl->profile, sizeof(pl->profile), "unknown");
 
 	ASSERT_GT(read_text(IPCC_SYSCTL, pl->mode, sizeof(pl->mode)), 0);
 }
@@ -481,21 +441,18 @@ FIXTURE_SETUP(place)
 FIXTURE_TEARDOWN(place)
 {
 	struct placement *pl = &self->pl;
-	int i;
 
 	stop_tasks(pl);
 	if (pl->mode[0])
 		write_text(IPCC_SYSCTL, pl->mode);
 	if (pl->numab[0])
 		write_text(NUMA_SYSCTL, pl->numab);
-	for (i = 0; i < pl->nscores; i++)
-		write_text(EMU_DIR "/scores", pl->scores[i]);
 }
 
-/* The placement scenarios are sized for these two profiles. */
+/* The placement scenarios assume classes the tasks keep: the oracle. */
 static bool calibrated(struct placement *pl)
 {
-	return !strcmp(pl->profile, "adl") || !strcmp(pl->profile, "lnl");
+	return !strcmp(pl->model, "oracle");
 }
 
 /*
@@ -643,12 +600,11 @@ TEST_F_TIMEOUT(place, under_subscribed, 240)
 	double s0[2], s1[2], s2[2];
 
 	if (!calibrated(pl))
-		SKIP(return, "placement not sized for profile %s",
-		     pl->profile);
+		SKIP(return, "Thread Director model %s, not oracle",
+		     pl->model);
 	if (2 * pl->nslots >= pl->np + pl->ne)
 		SKIP(return, "too few E-cores to be under-subscribed");
 
-	prepare_scores(_metadata, pl);
 	run_under(_metadata, pl, 0, s0);
 	run_under(_metadata, pl, 1, s1);
 	run_under(_metadata, pl, 2, s2);
@@ -704,10 +660,9 @@ TEST_F_TIMEOUT(place, fully_subscribed, 120)
 	double s0, s2;
 
 	if (!calibrated(pl))
-		SKIP(return, "placement not sized for profile %s",
-		     pl->profile);
+		SKIP(return, "Thread Director model %s, not oracle",
+		     pl->model);
 
-	prepare_scores(_metadata, pl);
 	s0 = run_full(_metadata, pl, 0, false, "full");
 	run_full(_metadata, pl, 1, false, "full");
 	s2 = run_full(_metadata, pl, 2, false, "full");
@@ -751,12 +706,11 @@ TEST_F_TIMEOUT(place, over_subscribed, 240)
 	double s0, s2;
 
 	if (!calibrated(pl))
-		SKIP(return, "placement not sized for profile %s",
-		     pl->profile);
+		SKIP(return, "Thread Director model %s, not oracle",
+		     pl->model);
 	if (2 * (pl->np + pl->ne) > MAX_TASKS)
 		SKIP(return, "too many CPUs");
 
-	prepare_scores(_metadata, pl);
 	s0 = run_over(_metadata, pl, 0);
 	run_over(_metadata, pl, 1);
 	s2 = run_over(_metadata, pl, 2);
@@ -777,7 +731,6 @@ TEST_F_TIMEOUT(place, numa, 120)
 
 	ASSERT_EQ(0, write_text(NUMA_SYSCTL, "1"));
 
-	prepare_scores(_metadata, pl);
 	s0 = run_full(_metadata, pl, 0, true, "numa");
 	s2 = run_full(_metadata, pl, 2, true, "numa");
 

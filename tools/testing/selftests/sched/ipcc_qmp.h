@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +50,7 @@ struct qmp_cpu {
 static int qmp_fd = -1;
 static char qmp_buf[QMP_REPLY_MAX];
 
-static long qmp_now_ms(void)
+static inline long qmp_now_ms(void)
 {
 	struct timespec ts;
 
@@ -58,7 +59,7 @@ static long qmp_now_ms(void)
 }
 
 /* Read one line (without its newline) into qmp_buf; -1 after @ms. */
-static int qmp_read_line(int ms)
+static inline int qmp_read_line(int ms)
 {
 	long end = qmp_now_ms() + ms;
 	size_t len = 0;
@@ -85,7 +86,7 @@ static int qmp_read_line(int ms)
 	}
 }
 
-static int qmp_write(const char *s)
+static inline int qmp_write(const char *s)
 {
 	size_t len = strlen(s);
 
@@ -98,7 +99,7 @@ static int qmp_write(const char *s)
  * "return", -EINVAL for an "error" (its text in qmp_buf), -EIO when none
  * came. Greetings, events and replies to other input are skipped.
  */
-static int qmp_cmd(const char *cmd)
+static inline int qmp_cmd(const char *cmd)
 {
 	static unsigned int next_id = 1;
 	char line[1024], tag[32];
@@ -124,7 +125,7 @@ static int qmp_cmd(const char *cmd)
 }
 
 /* Open the port and leave capabilities negotiation mode. */
-static int qmp_open(void)
+static inline int qmp_open(void)
 {
 	struct termios t;
 
@@ -159,7 +160,7 @@ static int qmp_open(void)
 }
 
 /* The integer after "@key": in @s (before @end), or -1. */
-static long qmp_int(const char *s, const char *end, const char *key)
+static inline long qmp_int(const char *s, const char *end, const char *key)
 {
 	char pat[64];
 	const char *p;
@@ -172,8 +173,8 @@ static long qmp_int(const char *s, const char *end, const char *key)
 }
 
 /* The string after "@key": into @out. */
-static void qmp_str(const char *s, const char *end, const char *key,
-		    char *out, size_t size)
+static inline void qmp_str(const char *s, const char *end, const char *key,
+			   char *out, size_t size)
 {
 	char pat[64];
 	const char *p;
@@ -191,8 +192,8 @@ static void qmp_str(const char *s, const char *end, const char *key,
 }
 
 /* The @n integers of the array after "@key": into @out; 0 or -1. */
-static int qmp_ints(const char *s, const char *end, const char *key,
-		    long *out, int n)
+static inline int qmp_ints(const char *s, const char *end, const char *key,
+			   long *out, int n)
 {
 	char pat[64];
 	const char *p;
@@ -221,7 +222,7 @@ static int qmp_ints(const char *s, const char *end, const char *key,
  * of flat objects (their members hold arrays, no objects), in any key
  * order: each element runs from a '{' to the next '}'.
  */
-static int qmp_query(struct qmp_cpu *cpus, int max)
+static inline int qmp_query(struct qmp_cpu *cpus, int max)
 {
 	const char *p;
 	int n = 0, ret;
@@ -249,6 +250,68 @@ static int qmp_query(struct qmp_cpu *cpus, int max)
 		qmp_str(p, end, "itd-model", c->model, sizeof(c->model));
 		p = end;
 	}
+	return n;
+}
+
+/* Linux CPU of each APIC ID (< @max), from /proc/cpuinfo; -1 where none. */
+static inline void qmp_cpus_by_apic(int *cpu_of_apic, int max)
+{
+	static char buf[1 << 17];
+	char *p = buf, *line;
+	int cpu = -1, i, fd;
+	ssize_t n, len = 0;
+
+	for (i = 0; i < max; i++)
+		cpu_of_apic[i] = -1;
+	fd = open("/proc/cpuinfo", O_RDONLY);
+	if (fd < 0)
+		return;
+	while ((n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	while ((line = strsep(&p, "\n")) != NULL) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (!strncmp(line, "processor", 9)) {
+			cpu = atoi(colon + 1);
+		} else if (!strncmp(line, "apicid", 6)) {
+			int apic = atoi(colon + 1);
+
+			if (apic >= 0 && apic < max)
+				cpu_of_apic[apic] = cpu;
+		}
+	}
+}
+
+/*
+ * The Linux CPUs whose core type the hardware reports as @type ("p", "e"
+ * or "lp") into @set, and its Thread Director model into @model; the
+ * number of hybrid vCPUs, or -errno without a hybrid part.
+ */
+static inline int qmp_type_cpus(const char *type, cpu_set_t *set,
+				char *model, size_t model_size)
+{
+	static struct qmp_cpu cpus[QMP_MAX_CPUS];
+	int apic[256], n, i;
+
+	CPU_ZERO(set);
+	if (qmp_open())
+		return -EIO;
+	n = qmp_query(cpus, QMP_MAX_CPUS);
+	if (n <= 0)
+		return n ? n : -ENODEV;
+	qmp_cpus_by_apic(apic, 256);
+	for (i = 0; i < n; i++) {
+		int a = cpus[i].apic_id;
+
+		if (!strcmp(cpus[i].type, type) && a >= 0 && a < 256 && apic[a] >= 0)
+			CPU_SET(apic[a], set);
+	}
+	if (model)
+		snprintf(model, model_size, "%s", cpus[0].model);
 	return n;
 }
 

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Topology of the emulated hybrid CPU (CONFIG_X86_IPCC_EMULATION).
+ * Topology of a hybrid part emulated by QEMU (the *-hw profiles).
  *
- * Checks that the P/E layout declared with ipcc_emu= reaches the
- * scheduler the way a real part's does: SD_ASYM_PACKING and ITMT
- * priorities ordering P-cores first for a packing profile (adl),
- * SD_ASYM_CPUCAPACITY and smaller E-core capacities for a capacity
- * profile (lnl); and that mainline placement holds on the packing
- * profile: with every P-core busy, a new busy task runs on an idle E-core
- * rather than on a busy P-core's SMT sibling.
+ * Checks that the P/E layout of the hardware (core types as the part
+ * reports them through QMP, ipcc_qmp.h) reaches the scheduler the way a
+ * real part's does, through intel_pstate and HWP: SD_ASYM_PACKING with
+ * ITMT priorities ordering P-cores first on parts with SMT ("packing":
+ * adl-hw, mtl-hw), SD_ASYM_CPUCAPACITY and smaller E-core capacities on
+ * parts without ("capacity": lnl-hw); and that mainline placement holds
+ * on a packing part: with every P-core busy, a new busy task runs on an
+ * idle E-core rather than on a busy P-core's SMT sibling.
  *
- * Every test is skipped when the kernel was not booted with ipcc_emu=
- * (no /sys/kernel/debug/ipcc_emu/profile). Needs root and debugfs; may
- * enable /sys/kernel/debug/sched/verbose (to see the sched domains) and
- * takes the CPUs listed in ipcc_emu/offline_cpus offline, as the profile
- * asks.
+ * Every test is skipped without an emulated hybrid part. Needs root and
+ * debugfs; may enable /sys/kernel/debug/sched/verbose (to see the sched
+ * domains).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,9 +31,9 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "ipcc_qmp.h"
 #include "ipcc_util.h"
 
-#define EMU_DIR		"/sys/kernel/debug/ipcc_emu"
 #define SD_DIR		"/sys/kernel/debug/sched/domains"
 #define SD_VERBOSE	"/sys/kernel/debug/sched/verbose"
 #define CPU_DIR		"/sys/devices/system/cpu"
@@ -52,51 +51,35 @@
 #define ATTEMPTS	3
 
 struct profile {
-	char name[32];
-	char asym[32];
+	char asym[32];		/* "packing" (SMT P-cores) or "capacity" */
 	cpu_set_t p;
 	cpu_set_t e;
-	cpu_set_t off;
 };
 
-/* The value of the "KEY VALUE" line @key of @text, or NULL. */
-static const char *find_key(const char *text, const char *key)
-{
-	size_t n = strlen(key);
-	const char *l;
-
-	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (!strncmp(l, key, n) && (l[n] == ' ' || l[n] == '\n'))
-			return l[n] == ' ' ? l + n + 1 : l + n;
-	}
-
-	return NULL;
-}
-
+/*
+ * The part as the hardware reports it: P-cores and E-cores (low-power
+ * E-cores, which the HFI asks the OS not to use, left out); a packing part
+ * when a P-core has SMT siblings, a capacity part otherwise.
+ */
 static int read_profile(struct profile *pr)
 {
-	const char *name, *asym, *p, *e, *off;
-	char buf[BUF_SIZE];
+	char path[128], buf[256];
+	cpu_set_t sib;
+	int cpu;
 
-	if (read_text(EMU_DIR "/profile", buf, sizeof(buf)) < 0)
+	if (qmp_type_cpus("p", &pr->p, NULL, 0) <= 0 ||
+	    qmp_type_cpus("e", &pr->e, NULL, 0) <= 0)
 		return -1;
-
-	name = find_key(buf, "profile");
-	asym = find_key(buf, "asym");
-	p = find_key(buf, "pcpus");
-	e = find_key(buf, "ecpus");
-	off = find_key(buf, "offline");
-	if (!name || !asym || !p || !e || !off)
-		return -1;
-
-	if (sscanf(name, "%31s", pr->name) != 1 ||
-	    sscanf(asym, "%31s", pr->asym) != 1)
-		return -1;
-
-	if (parse_cpulist(p, &pr->p) || parse_cpulist(e, &pr->e) ||
-	    parse_cpulist(off, &pr->off))
-		return -1;
-
+	snprintf(pr->asym, sizeof(pr->asym), "capacity");
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &pr->p))
+			continue;
+		snprintf(path, sizeof(path),
+			 CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
+		if (read_text(path, buf, sizeof(buf)) > 0 &&
+		    !parse_cpulist(buf, &sib) && CPU_COUNT(&sib) > 1)
+			snprintf(pr->asym, sizeof(pr->asym), "packing");
+	}
 	return 0;
 }
 
@@ -160,62 +143,23 @@ static int domain_has_flag(int cpu, const char *flag)
 	}
 }
 
-/* "CPU VALUE" lines of @path into @vals[CPU]; other entries are -1. */
-static int read_cpu_values(const char *path, long *vals)
-{
-	char buf[BUF_SIZE], *line, *save;
-	int cpu;
-
-	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		vals[cpu] = -1;
-
-	if (read_text(path, buf, sizeof(buf)) < 0)
-		return -1;
-
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		long v;
-
-		if (sscanf(line, "%d %ld", &cpu, &v) != 2 || cpu < 0 ||
-		    cpu >= MAX_CPUS)
-			return -1;
-		vals[cpu] = v;
-	}
-
-	return 0;
-}
-
-/* CPU capacities: sysfs where the arch has it, else the emulation's file. */
-static int read_capacities(long *cap)
+/* A per-CPU sysfs value (@file under cpuN/) of every CPU; -1 where none. */
+static int read_cpu_files(const char *file, long *val)
 {
 	char path[128], buf[32];
-	bool sysfs = false;
+	bool any = false;
 	int cpu;
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		cap[cpu] = -1;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/cpu_capacity", cpu);
+		val[cpu] = -1;
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/%s", cpu, file);
 		if (read_text(path, buf, sizeof(buf)) > 0) {
-			cap[cpu] = atol(buf);
-			sysfs = true;
+			val[cpu] = atol(buf);
+			any = true;
 		}
 	}
 
-	return sysfs ? 0 : read_cpu_values(EMU_DIR "/capacities", cap);
-}
-
-static void take_offline(struct __test_metadata *_metadata, const cpu_set_t *set)
-{
-	char path[128];
-	int cpu;
-
-	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
-		if (!CPU_ISSET(cpu, set) || !cpu_online(cpu))
-			continue;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-		if (write_text(path, "0"))
-			TH_LOG("could not take CPU %d offline", cpu);
-	}
+	return any ? 0 : -1;
 }
 
 static void busy_loop(void)
@@ -261,12 +205,8 @@ FIXTURE(topo) {
 
 FIXTURE_SETUP(topo)
 {
-	if (access(EMU_DIR "/profile", F_OK))
-		SKIP(return, "no emulated hybrid CPU (boot with ipcc_emu=)");
-
-	ASSERT_EQ(0, read_profile(&self->pr)) {
-		TH_LOG("cannot parse " EMU_DIR "/profile");
-	}
+	if (read_profile(&self->pr))
+		SKIP(return, "no emulated hybrid part (QMP on %s)", QMP_PORT);
 	online_of(&self->pr.p, &self->p_on);
 	online_of(&self->pr.e, &self->e_on);
 	show_domains();
@@ -284,24 +224,20 @@ TEST_F(topo, profile_is_consistent)
 	ASSERT_GT(CPU_COUNT(&self->pr.e), 0);
 	CPU_AND(&both, &self->pr.p, &self->pr.e);
 	EXPECT_EQ(0, CPU_COUNT(&both));
-	CPU_AND(&both, &self->pr.p, &self->pr.off);
-	EXPECT_EQ(0, CPU_COUNT(&both));
-	CPU_AND(&both, &self->pr.e, &self->pr.off);
-	EXPECT_EQ(0, CPU_COUNT(&both));
-	EXPECT_TRUE(!strcmp(self->pr.asym, "packing") ||
-		    !strcmp(self->pr.asym, "capacity"));
-	if (!strcmp(self->pr.name, "adl"))
-		EXPECT_STREQ("packing", self->pr.asym);
-	if (!strcmp(self->pr.name, "lnl"))
-		EXPECT_STREQ("capacity", self->pr.asym);
+	EXPECT_EQ(CPU_COUNT(&self->pr.p), CPU_COUNT(&self->p_on));
+	EXPECT_EQ(CPU_COUNT(&self->pr.e), CPU_COUNT(&self->e_on));
 }
 
+/*
+ * ITMT priorities come from HWP's highest performance, which intel_pstate
+ * also turns into each CPU's cpuinfo_max_freq: P-cores above E-cores.
+ */
 TEST_F(topo, p_cores_have_higher_priority)
 {
 	long prio[MAX_CPUS];
 	int p, e;
 
-	ASSERT_EQ(0, read_cpu_values(EMU_DIR "/priorities", prio));
+	ASSERT_EQ(0, read_cpu_files("cpufreq/cpuinfo_max_freq", prio));
 
 	for (p = 0; p < MAX_CPUS; p++) {
 		if (!CPU_ISSET(p, &self->p_on))
@@ -311,7 +247,7 @@ TEST_F(topo, p_cores_have_higher_priority)
 			if (!CPU_ISSET(e, &self->e_on))
 				continue;
 			EXPECT_GT(prio[p], prio[e]) {
-				TH_LOG("P-core CPU %d prio %ld, E-core CPU %d prio %ld",
+				TH_LOG("P-core CPU %d max freq %ld, E-core CPU %d max freq %ld",
 				       p, prio[p], e, prio[e]);
 			}
 		}
@@ -363,7 +299,7 @@ TEST_F(topo, capacity_profile_domains)
 		}
 	}
 
-	ASSERT_EQ(0, read_capacities(cap));
+	ASSERT_EQ(0, read_cpu_files("cpu_capacity", cap));
 	for (p = 0; p < MAX_CPUS; p++) {
 		if (!CPU_ISSET(p, &self->p_on))
 			continue;
@@ -414,8 +350,6 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 	if (strcmp(self->pr.asym, "packing"))
 		SKIP(return, "asym %s profile", self->pr.asym);
 
-	/* E-cores have no SMT: what the profile leaves untyped goes. */
-	take_offline(_metadata, &self->pr.off);
 	online_of(&self->pr.p, &self->p_on);
 	online_of(&self->pr.e, &self->e_on);
 
