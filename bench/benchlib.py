@@ -26,6 +26,9 @@ CACHE = Path(os.environ.get("IPCC_CACHE") or
 GUEST_BIN = CACHE / "build" / "guest-bin"
 MODE_NAMES = {0: "off", 1: "tie-break", 2: "full"}
 CLASS_NAMES = {0: "scalar", 1: "vector", 2: "VNNI", 3: "spin-wait"}
+# The kinds of work ipcc-worker executes, one per class the hardware's
+# Thread Director tells apart (qemu/README.md).
+NR_KINDS = len(CLASS_NAMES)
 
 
 def log(*a):
@@ -53,7 +56,7 @@ class TaskGroup:
 class Scenario:
     name: str
     path: str = ""
-    profile: str = "adl"
+    profile: str = "adl-hw"
     smp: str = None
     duration: float = 10.0
     warmup: float = 1.0
@@ -167,9 +170,9 @@ def parse_scenario(path):
                 err(ln, "schedstats on|off")
             sc.schedstats = args == ["on"]
         elif key == "score":
-            if len(args) != 4 or args[0] not in ("P", "E"):
-                err(ln, "score TYPE CLASS PERF EFF (TYPE P or E)")
-            sc.scores.append((args[0], num(ln, args[1], int, 0, 15, "class"),
+            if len(args) != 4 or args[0] not in ("P", "E", "LP"):
+                err(ln, "score TYPE CLASS PERF EFF (TYPE P, E or LP)")
+            sc.scores.append((args[0], num(ln, args[1], int, 0, NR_KINDS - 1, "class"),
                               num(ln, args[2], int, 0, 255, "perf"),
                               num(ln, args[3], int, 0, 255, "eff")))
         elif key == "task":
@@ -189,7 +192,7 @@ def parse_scenario(path):
                 kv[k] = v
             if "class" not in kv:
                 err(ln, "task needs class=")
-            g = TaskGroup(name, num(ln, kv["class"], int, -1, 15, "class"))
+            g = TaskGroup(name, num(ln, kv["class"], int, 0, NR_KINDS - 1, "class"))
             g.duty = num(ln, kv.get("duty", "100"), int, 1, 100, "duty")
             g.count = num(ln, kv.get("count", "1"), int, 1, 256, "count")
             g.period = num(ln, kv.get("period", "10"), int, 1, 1000, "period")
@@ -210,7 +213,7 @@ def parse_scenario(path):
             if not m:
                 err(ln, f"bad task reference {args[1]!r}")
             sc.changes.append((t, m.group(1), None if m.group(2) is None else int(m.group(2)),
-                               num(ln, args[2], int, -1, 15, "class")))
+                               num(ln, args[2], int, 0, NR_KINDS - 1, "class")))
         else:
             err(ln, f"unknown keyword {key!r}")
     if not sc.tasks:
@@ -235,7 +238,6 @@ GUEST_PROLOGUE = r"""#!/bin/sh
 export PATH=/run/ipcc:$PATH
 B=/tmp/bench
 mkdir -p $B
-emu=/sys/kernel/debug/ipcc_emu
 core=/sys/kernel/debug/sched/ipcc
 fail=0
 say() { echo "bench: $*"; }
@@ -250,8 +252,7 @@ for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	[ -f $c/online ] && on=$(cat $c/online)
 	echo "cpu $n $on $(cat $c/topology/thread_siblings_list 2>/dev/null)"
 done >$B/topology
-cat $emu/profile >$B/profile 2>/dev/null
-cat $emu/scores >$B/emu_scores 2>/dev/null
+ipcc-qmp profile >$B/profile || say "cannot query the hardware"
 cat $core/scores >$B/scores
 uname -r >$B/kernel
 """
@@ -367,10 +368,13 @@ def guest_script(sc, order=None):
     order: list of (mode, rep); default interleaved, the mode order rotating
     from one repetition to the next."""
     s = [GUEST_PROLOGUE, heredoc("$B/spec", sc.spec())]
-    if any(t.cls >= 0 for t in sc.tasks) or sc.changes or sc.scores:
-        s.append('[ -d $emu ] || { say "no $emu: boot an emulated profile"; exit 3; }\n')
+    # Classes come from the hardware: the part must be hybrid.
+    s.append('ipcc-qmp profile >$B/profile || '
+             '{ say "no hybrid part (x-query-hybrid): boot a hybrid profile"; exit 3; }\n')
+    # Scores: the hardware's HFI table, changed through QMP; ipcc-qmp
+    # returns once the kernel reports the new values.
     for typ, cls, perf, eff in sc.scores:
-        s.append(f'echo "{typ} {cls} {perf} {eff}" >$emu/scores || '
+        s.append(f'ipcc-qmp set-hfi {typ} {cls} {perf} {eff} || '
                  f'{{ say "cannot set score {typ} {cls} {perf} {eff}"; exit 3; }}\n')
     if sc.debounce:
         s.append(f'echo {sc.debounce} >$core/debounce_ticks || {{ say "cannot set debounce"; exit 3; }}\n')
@@ -516,13 +520,15 @@ def parse_topology(files):
             cpu = int(w[1])
             online.add(cpu)
             siblings[cpu] = parse_cpulist(w[3]) if len(w) > 3 else {cpu}
+    # Core types as the hardware reports them (ipcc-qmp profile); LP
+    # E-cores count as E-cores.
     pcpus, ecpus = set(), set()
     for line in files.get("profile", "").splitlines():
         w = line.split()
         if len(w) == 2 and w[0] == "pcpus":
             pcpus = parse_cpulist(w[1])
-        elif len(w) == 2 and w[0] == "ecpus":
-            ecpus = parse_cpulist(w[1])
+        elif len(w) == 2 and w[0] in ("ecpus", "lpcpus"):
+            ecpus |= parse_cpulist(w[1])
     perf = {}
     lines = files.get("scores", "").splitlines()
     for line in lines[1:]:

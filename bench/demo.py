@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make demo: boot the emulated Alder Lake-like platform once, run a mixed
+"""make demo: boot the emulated Alder Lake-like part (adl-hw) once, run a mixed
 workload (bench/demo.conf) with class-aware balancing off (mode 0), then
 full (mode 2), and show where each task ran and what it got done.
 

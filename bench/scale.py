@@ -5,10 +5,14 @@ vCPUs, mode 0 vs mode 2.
 
 usage: bench/scale.py [--cpus 8,32,64] [--duration S] [--reps N]
 
-One boot per CPU count: QEMU_SMP=N (one thread per core) with an emulated
-hybrid of P-cores = the first quarter of the CPUs, E-cores = the rest,
-SD_ASYM_PACKING (ipcc_emu=custom:...), 1.5 busy workers per CPU (a quarter
-vector, a quarter scalar, half spin-wait).  Modes 0 and 2 alternate, reps
+One boot per CPU count: QEMU_SMP=N (one thread per core) with a hybrid
+part of our QEMU (QEMU_CPU: hybrid-p=, hybrid-e=, the oracle Thread
+Director model): P-cores = the first quarter of the CPUs rounded down to a
+multiple of 4 (at least 4: E-core modules of 4 need module-aligned APIC
+IDs), E-cores = the rest; without SMT intel_pstate gives the E-cores a
+lower capacity (SD_ASYM_CPUCAPACITY).  1.5 busy workers per CPU (a
+quarter vector, a quarter scalar, half spin-wait), classified by the
+hardware from what they execute.  Modes 0 and 2 alternate, reps
 times each.  /proc/schedstat (schedstats enabled) before and after every run
 gives, per second: load_balance() calls (lb_count, every domain and idle
 type), tasks it moved (lb_gained), failed balances (lb_failed), active
@@ -54,15 +58,21 @@ def schedstat_totals(text):
 
 
 def scenario(ncpu, duration, reps):
-    p = max(1, ncpu // 4)
+    # E-cores come in modules of 4 sharing an L2, at APIC IDs aligned to
+    # the module: with APIC ID = CPU number that needs a P count that is
+    # a multiple of 4.
+    p = max(4, ncpu // 16 * 4)
+    if ncpu <= p:
+        sys.exit(f"scale: {ncpu} vCPUs: need more than {p} (4 or more P-cores and some E-cores)")
     n = (3 * ncpu) // 2
     sc = bl.Scenario(name=f"scale-{ncpu}", profile="smt8", smp=f"{ncpu},sockets=1,cores={ncpu},threads=1",
                      duration=duration, warmup=1, repetitions=reps, modes=[0, 2], schedstats=True, lbtime=True)
     sc.tasks = [bl.TaskGroup("vec", 1, count=max(1, n // 4)),
                 bl.TaskGroup("scalar", 0, count=max(1, n // 4))]
     sc.tasks.append(bl.TaskGroup("spin", 3, count=max(1, n - 2 * (n // 4))))
-    cmdline = f"ipcc_emu=custom:P=0-{p - 1},E={p}-{ncpu - 1},asym=packing"
-    return sc, cmdline
+    cpu = (f"Skylake-Client,family=6,model=189,hybrid-p=0-{p - 1},"
+           f"hybrid-e={p}-{ncpu - 1},itd-model=oracle")
+    return sc, cpu
 
 
 def main():
@@ -73,12 +83,12 @@ def main():
     a = ap.parse_args()
     rows = []
     for ncpu in [int(x) for x in a.cpus.split(",")]:
-        sc, cmdline = scenario(ncpu, a.duration, a.reps)
+        sc, cpu = scenario(ncpu, a.duration, a.reps)
         logdir = bl.new_logdir(f"bench-scale-{ncpu}")
         bl.log(f"scale: {ncpu} vCPUs, {sum(t.count for t in sc.tasks)} workers, modes 0/2 x {a.reps}")
         rc, out = bl.boot(sc.profile, bl.guest_script(sc), logdir, smp=sc.smp,
                           timeout=600 + 4 * a.reps * 2 * (a.duration + 3),
-                          env_extra=dict(CMDLINE=cmdline, QEMU_ICOUNT="1"))
+                          env_extra=dict(QEMU_CPU=cpu, QEMU_ICOUNT="1"))
         files = bl.extract_tar(out)
         if files is None:
             rows.append(dict(cpus=ncpu, error=f"no results (exit {rc}); logs {logdir}"))

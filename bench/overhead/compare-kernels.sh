@@ -30,7 +30,7 @@ boots=${1:-3}
 reps=${2:-5}
 variant=${VARIANT:-noipcc}
 case $variant in
-noipcc) drop="SCHED_IPCC X86_IPCC_EMULATION SCHED_IPCC_KUNIT_TEST X86_IPCC_EMULATION_KUNIT_TEST X86_IPCC_ITD X86_IPCC_ITD_KUNIT_TEST" ;;
+noipcc) drop="SCHED_IPCC SCHED_IPCC_KUNIT_TEST X86_IPCC_ITD X86_IPCC_ITD_KUNIT_TEST" ;;
 noitd) drop="X86_IPCC_ITD X86_IPCC_ITD_KUNIT_TEST" ;;
 *) die "VARIANT must be noipcc or noitd, not '$variant'" ;;
 esac

@@ -7,7 +7,7 @@ usage: bench/overhead/run.py [--pairs N] [--profile P] [--roundtrips N]
                              [--hackbench "G F L"] [--only ping|hack]
                              [--analyze LOGDIR [LOGDIR]]
 
-Two boots of the profile (default adl), each running N pairs (default 7) of
+Two boots of the profile (default adl-hw), each running N pairs (default 7) of
 mode 0 and mode 2, alternating (ABBA: pair 1 runs 0 then 2, pair 2 runs 2
 then 0, ...) after one unrecorded warm-up:
 
@@ -22,9 +22,11 @@ then 0, ...) after one unrecorded warm-up:
      between groups of processes, seconds, raw).  Under icount its time
      jumps between modes of the shift and is useless.
 
-Each (tool, mode, pair) is the best of 3 runs.  The guest shell, and so
-every tool process, has emulated class 1 (vector), so class tracking and
-class-aware balancing have work to do.
+Each (tool, mode, pair) is the best of 3 runs.  The tools' processes get
+their classes from the hardware (our QEMU's Thread Director classifies
+what they execute: mostly scalar code, class 0), so class tracking (class
+reads at the tick, HRESET at context switches) and class-aware balancing
+have work to do.
 
 ratio = mode-0 time / mode-2 time per pair: 1.0 means equal, >= 0.99 means
 no measurable overhead, < 1 means mode 2 is slower; a slowdown is only
@@ -52,7 +54,6 @@ def guest_script(pairs, tools):
     body = "".join(f'\t\techo "RESULT {n} $1 $2 $({c})"\n' for n, c in tools)
     warm = "".join(f"{c} >/dev/null\n" for _, c in tools)
     s = [bl.GUEST_PROLOGUE, r"""
-[ -d $emu ] && echo "$$ 1" >$emu/task_class
 one() {
 	echo $1 >/proc/sys/kernel/sched_ipcc || { say "cannot set mode $1"; fail=1; return; }
 	sleep 1
@@ -122,7 +123,7 @@ def analyze(out, calibrated, clock):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=7)
-    ap.add_argument("--profile", default="adl")
+    ap.add_argument("--profile", default="adl-hw")
     ap.add_argument("--roundtrips", type=int, default=5000,
                     help="round trips on one CPU (a fifth of that unpinned)")
     ap.add_argument("--hackbench", default="4 10 100", help="GROUPS FDS LOOPS")

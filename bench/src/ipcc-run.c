@@ -12,21 +12,24 @@
  *   worker PATH              worker binary (default ipcc-worker, looked up
  *                            in PATH)
  *   task ID NAME CLASS DUTY PERIOD_MS PIN
- *                            one worker; ID 0..N-1 in order, CLASS its
- *                            emulated class (-1: none), DUTY percent,
- *                            PIN a cpulist it starts pinned to or "-"
- *   event T_MS class ID CLASS   set task ID's emulated class at T_MS
+ *                            one worker; ID 0..N-1 in order, CLASS the
+ *                            kind of work it executes (0..3, see
+ *                            ipcc-worker), DUTY percent, PIN a cpulist it
+ *                            starts pinned to or "-"
+ *   event T_MS class ID CLASS   task ID switches to work of CLASS at T_MS
  *   event T_MS unpin ID         allow task ID on every online CPU at T_MS
  *
- * It forks every worker, sets its emulated class through
- * /sys/kernel/debug/ipcc_emu/task_class and its affinity before the worker
- * execs (the class register is kept across exec), starts them all at once
- * (t=0), then every interval samples each worker's CPU (/proc/PID/stat field
- * 39), state (field 3) and total run time (/proc/PID/schedstat, ns), and
- * applies the events that are due (before that tick's sample).  At the end
- * it reads the final CPU times, stops the workers (SIGTERM) and collects
- * their own reports.  Everything goes to OUT, written after the run so that
- * no output disturbs it:
+ * It forks every worker, sets its affinity before the worker execs (with
+ * its class as an argument: the worker executes that kind of work, and the
+ * hardware's Thread Director classifies it; nothing here tells the kernel
+ * a class), starts them all at once (t=0), then every interval samples
+ * each worker's CPU (/proc/PID/stat field 39), state (field 3) and total
+ * run time (/proc/PID/schedstat, ns), and applies the events that are due
+ * (before that tick's sample): a class change is a SIGUSR1 to the worker
+ * with the new class as the sigqueue() value (blocked until the worker
+ * has its handler).  At the end it reads the final CPU times, stops the
+ * workers (SIGTERM) and collects their own reports.  Everything goes to
+ * OUT, written after the run so that no output disturbs it:
  *
  *   # ipcc-run 1
  *   meta,duration_ms,INTERVAL_MS,CLK_TCK
@@ -57,7 +60,7 @@
 
 #define MAX_TASKS	256
 #define MAX_EVENTS	1024
-#define TASK_CLASS	"/sys/kernel/debug/ipcc_emu/task_class"
+#define NR_KINDS	4	/* classes 0..3: the kinds of work */
 
 struct task {
 	int id, cls, cls0, duty, period;
@@ -161,7 +164,8 @@ static void read_spec(const char *path)
 			t = &tasks[ntasks];
 			if (sscanf(line, "task %d %63s %d %d %d %255s", &t->id,
 				   t->name, &t->cls, &t->duty, &t->period,
-				   t->pin) != 6 || t->id != ntasks)
+				   t->pin) != 6 || t->id != ntasks ||
+			    t->cls < 0 || t->cls >= NR_KINDS)
 				die("bad task line: %s", line);
 			t->cls0 = t->cls;
 			ntasks++;
@@ -183,6 +187,8 @@ static void read_spec(const char *path)
 				die("bad event kind: %s", kind);
 			if (e->id < 0 || e->id >= MAX_TASKS)
 				die("bad event task: %s", line);
+			if (!e->kind && (e->arg < 0 || e->arg >= NR_KINDS))
+				die("bad event class: %s", line);
 			nevents++;
 			continue;
 		}
@@ -194,21 +200,6 @@ static void read_spec(const char *path)
 	for (int i = 0; i < nevents; i++)
 		if (events[i].id >= ntasks)
 			die("event for an unknown task in %s", path);
-}
-
-static int set_class(pid_t pid, int cls)
-{
-	char buf[64];
-	int fd, n, ret = 0;
-
-	fd = open(TASK_CLASS, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = snprintf(buf, sizeof(buf), "%d %d", (int)pid, cls);
-	if (write(fd, buf, n) != n)
-		ret = -errno;
-	close(fd);
-	return ret;
 }
 
 static int read_fd(int fd, char *buf, size_t size)
@@ -289,6 +280,7 @@ int main(int argc, char **argv)
 	char dir[64], path[128], buf[1024];
 	struct sample *samples;
 	cpu_set_t all;
+	sigset_t usr1;
 	int64_t t0;
 	FILE *out;
 
@@ -310,6 +302,13 @@ int main(int argc, char **argv)
 
 	if (pipe(gate))
 		die("pipe: %s", strerror(errno));
+	/*
+	 * Workers start with SIGUSR1 blocked (the mask survives the exec):
+	 * a class change that comes before the worker's handler stays
+	 * pending instead of killing it.
+	 */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
 	for (i = 0; i < ntasks; i++) {
 		struct task *t = &tasks[i];
 		char a1[16], a2[16], a3[16];
@@ -324,6 +323,7 @@ int main(int argc, char **argv)
 			char c;
 
 			close(gate[1]);
+			sigprocmask(SIG_BLOCK, &usr1, NULL);
 			if (fd >= 0) {
 				dup2(fd, 1);
 				close(fd);
@@ -339,9 +339,6 @@ int main(int argc, char **argv)
 			_exit(127);
 		}
 		t->pid = pid;
-		if (t->cls >= 0 && set_class(pid, t->cls))
-			fprintf(stderr, "ipcc-run: cannot set class of %d\n",
-				(int)pid);
 		if (strcmp(t->pin, "-")) {
 			cpu_set_t set;
 
@@ -377,9 +374,8 @@ int main(int argc, char **argv)
 			if (e->kind == 0) {
 				union sigval v = { .sival_int = e->arg };
 
-				if (set_class(t->pid, e->arg))
+				if (sigqueue(t->pid, SIGUSR1, v))
 					fprintf(stderr, "ipcc-run: class event failed\n");
-				sigqueue(t->pid, SIGUSR1, v);
 				t->cls = e->arg;
 			} else {
 				sched_setaffinity(t->pid, sizeof(all), &all);

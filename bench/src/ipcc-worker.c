@@ -6,12 +6,26 @@
  *
  *   DUTY       percent of each period the worker wants to run (1..100)
  *   PERIOD_MS  length of a period in ms (10 in the scenarios)
- *   CLASS      its emulated class at start (the driver sets the class
- *              register; the worker only needs it for its own accounting)
+ *   CLASS      the kind of work it executes at start (0..3, below)
  *
- * Each period the worker spins until it has consumed DUTY% of the period in
+ * Each period the worker runs until it has consumed DUTY% of the period in
  * CPU time (CLOCK_THREAD_CPUTIME_ID) or the period is over, then sleeps
  * until the next period boundary.  DUTY 100 never sleeps.
+ *
+ * What it runs is the kind of work of its class, as the hardware's Thread
+ * Director (our QEMU, qemu/README.md) tells them apart by the instructions
+ * a CPU executes; nobody tells the hardware or the kernel the class:
+ *
+ *   0  scalar integer arithmetic (a dependent multiply-add chain)
+ *   1  packed SIMD on xmm registers (paddd, pxor, addps, mulps, ...)
+ *   2  dot products (pmaddwd)
+ *   3  a PAUSE spin-wait
+ *
+ * A class change is announced with SIGUSR1 and the new class as the
+ * sigqueue() value (ipcc-run sends it); the worker switches kind at the
+ * next chunk (below), within about 200 us of running.  The driver blocks
+ * SIGUSR1 before the exec, so a change sent before the handler is in
+ * place stays pending instead of killing the worker.
  *
  * Work model (a cross-check only; the host computes the benchmark's numbers
  * from the driver's samples, with the SMT factor): every chunk of about
@@ -19,8 +33,10 @@
  * the CPU time of the chunk to that CPU, and adds score(class, cpu) * time
  * to its "work".  Scores (perf, HFI 0..255) come from
  * /sys/kernel/debug/sched/ipcc/scores, read at start and again on SIGUSR2.
- * A class change is announced with SIGUSR1 and the new class as the
- * sigqueue() value (ipcc-run does this after writing task_class).
+ * The length of a chunk is calibrated per kind of work (the kinds take
+ * very different times per iteration under TCG) from the fastest rate
+ * seen: CPU time under TCG includes the time the host did not run the
+ * vCPU, which only ever makes a chunk look slower.
  *
  * On SIGTERM or SIGINT it prints one line to stdout and exits:
  *   worker PID work=W cpus=CPU:NS,CPU:NS,...
@@ -40,7 +56,9 @@
 
 #define MAX_CPUS	512
 #define MAX_CLASSES	16
+#define NR_KINDS	4		/* classes 0..3: the kinds of work */
 #define CHUNK_NS	200000LL	/* accounting granularity */
+#define MIN_SAMPLE_NS	20000LL		/* shorter chunks do not calibrate */
 #define SCORES		"/sys/kernel/debug/sched/ipcc/scores"
 
 static volatile sig_atomic_t stop;
@@ -107,7 +125,8 @@ static void on_class(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
 	(void)uc;
-	if (si->si_code == SI_QUEUE)
+	if (si->si_code == SI_QUEUE && si->si_value.sival_int >= 0 &&
+	    si->si_value.sival_int < NR_KINDS)
 		cur_class = si->si_value.sival_int;
 }
 
@@ -119,8 +138,8 @@ static void on_rescore(int sig)
 
 static uint64_t sink;
 
-/* About @iters iterations of dependent integer arithmetic. */
-static void spin(long iters)
+/* About @iters iterations of dependent integer arithmetic: class 0. */
+static void work_scalar(long iters)
 {
 	uint64_t x = sink | 1;
 	long i;
@@ -130,12 +149,74 @@ static void spin(long iters)
 	sink = x;
 }
 
+/* Packed SSE2 integer and floating point, 8 per iteration: class 1. */
+static void work_vector(long iters)
+{
+	long i;
+
+	for (i = 0; i < iters; i++)
+		asm volatile("paddd %%xmm1, %%xmm0\n\t"
+			     "pxor %%xmm0, %%xmm2\n\t"
+			     "paddq %%xmm2, %%xmm3\n\t"
+			     "pand %%xmm3, %%xmm1\n\t"
+			     "addps %%xmm4, %%xmm5\n\t"
+			     "mulps %%xmm5, %%xmm6\n\t"
+			     "por %%xmm6, %%xmm7\n\t"
+			     "psubd %%xmm7, %%xmm0\n\t"
+			     ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+			     "xmm5", "xmm6", "xmm7");
+}
+
+/* Multiply-add dot products (what VNNI speeds up): class 2. */
+static void work_dot(long iters)
+{
+	long i;
+
+	for (i = 0; i < iters; i++)
+		asm volatile("pmaddwd %%xmm1, %%xmm0\n\t"
+			     "pmaddwd %%xmm3, %%xmm2\n\t"
+			     "pmaddwd %%xmm5, %%xmm4\n\t"
+			     "pmaddwd %%xmm7, %%xmm6\n\t"
+			     ::: "xmm0", "xmm2", "xmm4", "xmm6");
+}
+
+/* A spin-wait: PAUSE in a loop, a quarter of its instructions: class 3. */
+static void work_spin(long iters)
+{
+	long i;
+
+	for (i = 0; i < iters; i++)
+		asm volatile("pause" ::: "memory");
+}
+
+/* About @iters iterations of the kind of work of class @cls. */
+static void run_kind(int cls, long iters)
+{
+	switch (cls) {
+	case 1:
+		work_vector(iters);
+		break;
+	case 2:
+		work_dot(iters);
+		break;
+	case 3:
+		work_spin(iters);
+		break;
+	default:
+		work_scalar(iters);
+		break;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int64_t period, budget, t_start, wall_end, cpu_last, cpu_now;
+	/* Iterations per chunk of each kind, and the fastest rate seen. */
+	long iters[NR_KINDS] = { 20000, 20000, 20000, 200 };
+	double rate[NR_KINDS] = { 0 };	/* iterations per ns */
 	struct sigaction sa;
-	long iters = 20000;
-	int duty, i, first = 1;
+	sigset_t usr1;
+	int duty, i;
 	char out[MAX_CPUS * 24 + 128];
 	size_t len;
 
@@ -150,6 +231,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ipcc-worker: bad DUTY or PERIOD_MS\n");
 		return 2;
 	}
+	if (cur_class < 0 || cur_class >= NR_KINDS) {
+		fprintf(stderr, "ipcc-worker: CLASS must be 0..%d\n",
+			NR_KINDS - 1);
+		return 2;
+	}
 	budget = period * duty / 100;
 
 	memset(&sa, 0, sizeof(sa));
@@ -162,6 +248,10 @@ int main(int argc, char **argv)
 	sa.sa_sigaction = on_class;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGUSR1, &sa, NULL);
+	/* ipcc-run blocked it before the exec: take what is pending. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_UNBLOCK, &usr1, NULL);
 
 	read_scores();
 
@@ -173,25 +263,27 @@ int main(int argc, char **argv)
 		wall_end = t_start + period;
 		for (;;) {
 			int64_t before = cpu_last;
-			int cpu, cls;
+			int cpu, cls = cur_class;
 
-			spin(iters);
+			run_kind(cls, iters[cls]);
 			cpu_now = now_ns(CLOCK_THREAD_CPUTIME_ID);
 			cpu = sched_getcpu();
 			if (cpu >= 0 && cpu < MAX_CPUS) {
 				cpu_ns[cpu] += cpu_now - before;
-				cls = cur_class;
-				if (cls >= 0 && cls < MAX_CLASSES)
-					work += score[cpu][cls] *
-						((cpu_now - before) / 1e9);
+				work += score[cpu][cls] *
+					((cpu_now - before) / 1e9);
 			}
 			cpu_last = cpu_now;
-			/* Calibrate once: a chunk of about CHUNK_NS. */
-			if (first && cpu_now - before > 0) {
-				iters = iters * CHUNK_NS / (cpu_now - before);
-				if (iters < 1000)
-					iters = 1000;
-				first = 0;
+			/* Chunks of about CHUNK_NS at the fastest rate. */
+			if (cpu_now - before < MIN_SAMPLE_NS) {
+				iters[cls] *= 2;
+			} else if ((double)iters[cls] / (cpu_now - before) >
+				   rate[cls]) {
+				rate[cls] = (double)iters[cls] /
+					    (cpu_now - before);
+				iters[cls] = rate[cls] * CHUNK_NS;
+				if (iters[cls] < 10)
+					iters[cls] = 10;
 			}
 			if (stop || rescore)
 				break;
