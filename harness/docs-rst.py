@@ -281,17 +281,19 @@ def check_abi(srctree, rel):
     found = []
     getabi = os.path.join(srctree, 'scripts/get_abi.pl')
     top = tempfile.mkdtemp(prefix='docs-abi.')
-    # get_abi.pl makes labels from the path: keep the random part of the
-    # temporary directory out of it (some names made dangling labels).
+    # get_abi.pl puts --dir into labels and titles: pass it relative to
+    # the temporary directory, whose random name can end in "_" and
+    # then reads as a reference ("File /tmp/docs-abi.k2_/ABI/..." gave
+    # a dangling one, one run in a few dozen).
     tmp = os.path.join(top, 'ABI')
     try:
         os.makedirs(os.path.join(tmp, 'testing'))
         shutil.copy(os.path.join(srctree, rel), os.path.join(tmp, 'testing'))
         for args in (['validate'], ['rest', '--rst-source']):
-            res = subprocess.run(['perl', getabi] + args + ['--dir', tmp],
+            res = subprocess.run(['perl', getabi] + args + ['--dir', 'ABI'],
                                  capture_output=True, text=True, check=False,
                                  cwd=top)
-            copy = os.path.join(tmp, 'testing', os.path.basename(rel))
+            copy = os.path.join('ABI', 'testing', os.path.basename(rel))
             for line in res.stderr.splitlines():
                 line = line.replace(copy, rel).strip()
                 found.append((rel, f'get_abi.pl {args[0]}: {line}'))
