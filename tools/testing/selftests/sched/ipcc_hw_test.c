@@ -75,15 +75,31 @@ static int read_part(struct part *pt)
 		if (pt->cpu_of[i] >= 0 && pt->cpu_of[i] < MAX_CPUS)
 			pt->hw_of[pt->cpu_of[i]] = i;
 	}
+	/*
+	 * SMT: what CPUID's SMT level says, as the kernel's topology shows
+	 * it (APIC IDs alone cannot tell: without SMT, P-cores 0 and 1 are
+	 * two cores).
+	 */
 	for (i = 0; i < pt->nr; i++) {
-		int j;
+		char path[128], buf[64];
+		int cpu = pt->cpu_of[i];
 
-		for (j = 0; j < pt->nr; j++)
-			if (j != i && !strcmp(pt->hw[i].type, "p") &&
-			    pt->hw[j].apic_id >> 1 == pt->hw[i].apic_id >> 1)
-				pt->smt = true;
+		if (cpu < 0 || strcmp(pt->hw[i].type, "p"))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+			 cpu);
+		if (read_text(path, buf, sizeof(buf)) >= 0 &&
+		    strpbrk(buf, ",-"))
+			pt->smt = true;
 	}
 	return 0;
+}
+
+/* APIC ID bits below the core ID: the SMT width (one bit with SMT). */
+static int smt_shift(struct part *pt)
+{
+	return pt->smt ? 1 : 0;
 }
 
 /* The first Linux CPU of core type @type, or -1. */
@@ -102,6 +118,8 @@ static int sibling_of(struct part *pt, int cpu)
 {
 	int h = pt->hw_of[cpu], i;
 
+	if (!pt->smt)
+		return -1;
 	for (i = 0; h >= 0 && i < pt->nr; i++)
 		if (i != h && pt->hw[i].apic_id >> 1 == pt->hw[h].apic_id >> 1 &&
 		    !strcmp(pt->hw[i].type, "p"))
@@ -302,20 +320,26 @@ TEST_F(hw, pstate_from_hwp)
 		TH_LOG("cpu%d domain0 flags: %s", e, flags);
 		EXPECT_NE(NULL, strstr(flags, "SD_ASYM_PACKING"));
 	} else {
-		char path[96];
+		static long cap[MAX_CPUS];
+		char flags[512], path[128];
 		long cp, ce;
 
 		EXPECT_EQ(0, atoi(buf));
 		EXPECT_TRUE(klog_has("Hybrid CPU capacity scaling enabled"));
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", p);
-		ASSERT_LE(0, read_text(path, buf, sizeof(buf)));
-		cp = atol(buf);
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", e);
-		ASSERT_LE(0, read_text(path, buf, sizeof(buf)));
-		ce = atol(buf);
+		/* x86 has no cpu_capacity file: intel_pstate's log tells. */
+		ASSERT_LT(0, klog_capacities(cap, MAX_CPUS));
+		cp = cap[p];
+		ce = cap[e];
 		TH_LOG("capacity: P-core cpu%d %ld, E-core cpu%d %ld", p, cp, e, ce);
 		EXPECT_EQ(1024, cp);
+		EXPECT_LT(0, ce);
 		EXPECT_LT(ce, cp);
+		/* Asymmetric capacity, not asym packing, above the E-core. */
+		snprintf(path, sizeof(path), DOMAINS_DIR "/cpu%d/domain1/flags", e);
+		ASSERT_LE(0, read_text(path, flags, sizeof(flags)));
+		TH_LOG("cpu%d domain1 flags: %s", e, flags);
+		EXPECT_NE(NULL, strstr(flags, "SD_ASYM_CPUCAPACITY"));
+		EXPECT_EQ(NULL, strstr(flags, "SD_ASYM_PACKING"));
 	}
 }
 
@@ -329,12 +353,16 @@ TEST_F(hw, e_core_module_is_cls_domain)
 	static char stat[1 << 16];
 	char want[64], line[64], *p;
 	unsigned long mask = 0;
-	int e = first_cpu(&self->pt, "e"), i;
+	int e = first_cpu(&self->pt, "e"), i, shift;
 
 	if (e < 0)
 		SKIP(return, "no E-cores");
+	/* A module: four cores, so the APIC ID above their two core bits. */
+	shift = smt_shift(&self->pt) + 2;
 	for (i = 0; i < self->pt.nr; i++)
-		if (!strcmp(self->pt.hw[i].type, "e"))
+		if (!strcmp(self->pt.hw[i].type, "e") && self->pt.cpu_of[i] >= 0 &&
+		    self->pt.hw[i].apic_id >> shift ==
+		    self->pt.hw[self->pt.hw_of[e]].apic_id >> shift)
 			mask |= 1UL << self->pt.cpu_of[i];
 	snprintf(path, sizeof(path), DOMAINS_DIR "/cpu%d/domain0/name", e);
 	ASSERT_LE(0, read_text(path, name, sizeof(name)));

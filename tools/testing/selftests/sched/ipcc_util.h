@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small file helpers shared by the ipcc selftests: whole-file reads, single
- * write() calls (so that a knob's errno reaches the test unchanged) and
- * cpulist parsing.
+ * write() calls (so that a knob's errno reaches the test unchanged),
+ * cpulist parsing and the CPU capacities intel_pstate logged.
  */
 #ifndef IPCC_UTIL_H
 #define IPCC_UTIL_H
@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/klog.h>
 #include <sys/types.h>
 #include <string.h>
 #include <unistd.h>
@@ -117,6 +118,37 @@ static inline int task_cpu(pid_t pid)
 	}
 
 	return atoi(p + 1);
+}
+
+/*
+ * The capacities intel_pstate gave the CPUs, into @cap[0..@n) (-1 where
+ * none was logged); returns how many were found. x86 has no
+ * cpu_capacity file: with intel_pstate.dyndbg=+p on the command line,
+ * intel_pstate logs each CPU's HWP highest performance and the highest
+ * of all CPUs, and the capacity is their ratio on the 1024 scale, as
+ * arch_set_cpu_capacity() computes it. A CPU's last line counts.
+ */
+static inline int klog_capacities(long *cap, int n)
+{
+	static char log[1 << 20];
+	int len = klogctl(3, log, sizeof(log) - 1), cpu, found = 0;
+	unsigned int perf, max;
+	char *p;
+
+	for (cpu = 0; cpu < n; cpu++)
+		cap[cpu] = -1;
+	if (len < 0)
+		return 0;
+	log[len] = '\0';
+	for (p = log; (p = strstr(p, "intel_pstate: CPU")); p++) {
+		if (sscanf(p, "intel_pstate: CPU%d: perf = %u, max. perf = %u",
+			   &cpu, &perf, &max) != 3 || cpu < 0 || cpu >= n || !max)
+			continue;
+		if (cap[cpu] < 0)
+			found++;
+		cap[cpu] = perf * 1024L / max;
+	}
+	return found;
 }
 
 #endif /* IPCC_UTIL_H */
