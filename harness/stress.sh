@@ -57,7 +57,12 @@ case $rc in
 0) record "workload: every worker finished, nothing stuck" pass ;;
 124) record "guest hung (console: $logdir/console.log)" fail; ok=0 ;;
 125) record "guest crashed (console: $logdir/console.log)" fail; ok=0 ;;
-*) record "workload failed (output: $logdir/output.log)" fail; ok=0 ;;
+*)	# The first reason goes into the case name: CI shows only the summary.
+	why=$(grep -m 1 -E '^stress: (FAIL: |write )' "$logdir/output.log" |
+		sed 's/^stress: \(FAIL: \)\{0,1\}//' | cut -c 1-100)
+	record "workload failed${why:+: $why} (output: $logdir/output.log)" fail
+	ok=0
+	;;
 esac
 if [ "$splats" -eq 0 ]; then
 	record "no splat on the console (lockdep, KASAN, UBSAN, KFENCE, WARN, stalls)" pass
