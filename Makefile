@@ -10,7 +10,7 @@ export PROFILE PROFILES MINUTES BASE_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA Q
 
 help:
 	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
-	@echo "make demo                 boot adl, mixed workload with the feature off and on (out/demo/)"
+	@echo "make demo                 boot adl-hw, mixed workload with the feature off and on (out/demo/)"
 	@echo "make bench                placement scenarios (bench/scenarios) and overhead (out/bench/)"
 	@echo "make bench-overhead       only the overhead part of make bench"
 	@echo "make bench-scale          optional: load-balancing activity at 8, 32, 64 vCPUs"
