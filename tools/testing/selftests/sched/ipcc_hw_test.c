@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -130,13 +129,9 @@ static int sibling_of(struct part *pt, int cpu)
 /* The kernel log, for messages of the drivers at boot. */
 static bool klog_has(const char *what)
 {
-	static char log[1 << 20];
-	int n = klogctl(3, log, sizeof(log) - 1);
+	const char *log = klog_read();
 
-	if (n < 0)
-		return false;
-	log[n] = '\0';
-	return !!strstr(log, what);
+	return log && strstr(log, what);
 }
 
 /* The kinds of work the hardware model tells apart. */
@@ -736,7 +731,7 @@ static void unpin(pid_t pid)
  * event's context tells the tick's (hard IRQ) from the periodic balance's
  * (softirq). Trace events only: the function tracers patch kernel text,
  * which under TCG raced with other vCPUs running it (an "Oops: int3" at
- * the traced function on mtl-hw, once).
+ * the traced function on mtl-hw, in 2 boots).
  *
  * Shown to fail: with the search stopping at the lowest asymmetric domain
  * (the series up to issue 16), on the adl-hw profile: 0 swaps queued by

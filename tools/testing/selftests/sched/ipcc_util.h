@@ -120,6 +120,18 @@ static inline int task_cpu(pid_t pid)
 	return atoi(p + 1);
 }
 
+/* The kernel log buffer as it is now (NUL-terminated), or NULL. */
+static inline const char *klog_read(void)
+{
+	static char log[1 << 20];
+	int len = klogctl(3, log, sizeof(log) - 1);
+
+	if (len < 0)
+		return NULL;
+	log[len] = '\0';
+	return log;
+}
+
 /*
  * The capacities intel_pstate gave the CPUs, into @cap[0..@n) (-1 where
  * none was logged); returns how many were found. x86 has no
@@ -130,16 +142,15 @@ static inline int task_cpu(pid_t pid)
  */
 static inline int klog_capacities(long *cap, int n)
 {
-	static char log[1 << 20];
-	int len = klogctl(3, log, sizeof(log) - 1), cpu, found = 0;
+	const char *log = klog_read();
 	unsigned int perf, max;
-	char *p;
+	int cpu, found = 0;
+	const char *p;
 
 	for (cpu = 0; cpu < n; cpu++)
 		cap[cpu] = -1;
-	if (len < 0)
+	if (!log)
 		return 0;
-	log[len] = '\0';
 	for (p = log; (p = strstr(p, "intel_pstate: CPU")); p++) {
 		if (sscanf(p, "intel_pstate: CPU%d: perf = %u, max. perf = %u",
 			   &cpu, &perf, &max) != 3 || cpu < 0 || cpu >= n || !max)
