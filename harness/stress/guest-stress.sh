@@ -57,10 +57,15 @@ save() { set | grep "^cnt_" >$C/cnt.$1; }
 put() { echo "$2" >"$1" 2>/dev/null || { echo "stress: write '$2' to $1 failed"; echo >>$C/write_errors; }; }
 
 # The QMP monitor's replies, drained and kept for counting (the port is
-# raw: init made it so).
+# raw: init made it so).  Until init did, the port echoed what it had
+# received, the first bytes of the monitor's greeting, back to the
+# monitor, whose JSON parser may now sit inside a string or an object
+# and would refuse every command: an invalid byte (0xff) resets it, as
+# QEMU's QMP specification advises.  Replies count from the one to our
+# negotiation on.
 cat $Q >$C/qmp.out 2>/dev/null &
 qmp_reader=$!
-printf '{"execute":"qmp_capabilities"}\n' >$Q
+printf '\377\n{"execute":"qmp_capabilities","id":"stress"}\n' >$Q
 
 # Long-lived workers: one per CPU, mixed classes and duty cycles, so that
 # the balancer has work and the churners still get to run.
@@ -182,8 +187,11 @@ done
 # Every score change was answered by the hardware (none refused).
 sleep 1
 kill $qmp_reader 2>/dev/null
-nok=$(grep -c '"return"' $C/qmp.out)
-nqerr=$(grep -c '"error"' $C/qmp.out)
+sed -n '/"id": "stress"/,$p' $C/qmp.out >$C/qmp.counted
+grep '"id": "stress"' $C/qmp.counted | grep -q '"return"' ||
+	fail "QMP negotiation failed: $(head -c 200 $C/qmp.out | tr -d '\r' | tr '\n' ' ')"
+nok=$(grep -c '"return"' $C/qmp.counted)
+nqerr=$(grep -c '"error"' $C/qmp.counted)
 
 nw=0
 for p in $(cat $C/workers); do
@@ -209,7 +217,7 @@ echo "stress-count workers_finished $fin"
 for f in $C/cnt.*; do . "$f"; done
 echo "stress-count qmp_replies_ok $nok"
 echo "stress-count qmp_errors $nqerr"
-[ "$nqerr" -eq 0 ] || fail "the hardware refused $nqerr QMP commands: $(grep -m 1 '"error"' $C/qmp.out)"
+[ "$nqerr" -eq 0 ] || fail "the hardware refused $nqerr QMP commands: $(grep -m 1 '"error"' $C/qmp.counted)"
 for f in hotplug hotplug_refused mode scores override override_tried debounce \
 	 knobs churn; do
 	eval "echo stress-count $f \${cnt_$f:-0}"
