@@ -18,6 +18,19 @@ finish() {
 
 stage() { msg "== $* ($(($(date +%s) - start)) s)"; }
 
+# Run a stage script that records its own cases under STAGE (a regular
+# expression); one that records none failed, whatever its exit status.
+recorded() {
+	local re=$1 before
+	shift
+	before=$(grep -cE "^($re)"$'\t' "$IPCC_RESULTS")
+	"$@"
+	local rc=$?
+	if [ "$(grep -cE "^($re)"$'\t' "$IPCC_RESULTS")" -eq "$before" ]; then
+		$R case "${re%%|*}" "$(basename "$1") recorded no result (exit status $rc)" fail
+	fi
+}
+
 stage "dependencies"
 if ! "$HARNESS/deps.sh"; then
 	$R case setup "install dependencies" fail >/dev/null
@@ -58,10 +71,10 @@ for p in "$REPO"/qemu/patches/0*.patch; do
 done
 
 stage "checkpatch --strict"
-"$HARNESS/checkpatch.sh" "$logdir/checkpatch" || true
+recorded checkpatch "$HARNESS/checkpatch.sh" "$logdir/checkpatch"
 
 stage "docs: kernel-doc and docutils"
-"$HARNESS/docs-check.sh" "$logdir/docs" || true
+recorded 'kernel-doc|docutils' "$HARNESS/docs-check.sh" "$logdir/docs"
 
 stage "the mailed series: make series, checkpatch --strict on every patch"
 if SERIES_OUT=$logdir/series SERIES_TREE=$CACHE/series/test-tree \
@@ -106,7 +119,7 @@ if [ $krc -ne 0 ] && ! grep -q 'FAIL\|ERROR' "$logdir/kunit.json" 2>/dev/null; t
 fi
 
 stage "W=1 and sparse on the series' objects"
-"$HARNESS/static-check.sh" "$logdir/static" || true
+recorded static "$HARNESS/static-check.sh" "$logdir/static"
 
 stage "selftests and initramfs"
 if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
@@ -122,7 +135,10 @@ for name in $PROFILES; do
 		"$HARNESS/boot.sh" selftests "$logdir/boot-$name"
 	brc=$?
 	known=$(. "$HARNESS/profiles/$name.conf" && echo "${PROFILE_KNOWN_FAIL:-}")
-	$R tap "selftests@$name" "$logdir/boot-$name/output.log" "$known"
+	# Expected skips: the profile's list and the binaries it does not run.
+	skips=$(. "$HARNESS/profiles/$name.conf" &&
+		echo "${PROFILE_EXPECTED_SKIP:-};${PROFILE_SKIP//,/;}")
+	$R tap "selftests@$name" "$logdir/boot-$name/output.log" "$known" "$skips"
 	case $brc in
 	124) $R case "selftests@$name" "guest hung (console: $logdir/boot-$name/console.log)" fail ;;
 	125) $R case "selftests@$name" "guest crashed (console: $logdir/boot-$name/console.log)" fail ;;
@@ -137,7 +153,7 @@ done
 if [ "${STRESS_MINUTES:-2}" != 0 ]; then
 	stage "stress, debug kernel, ${STRESS_MINUTES:-2} min on adl-hw"
 	MINUTES=${STRESS_MINUTES:-2} PROFILE=adl-hw STRESS_LOGDIR=$logdir/stress-adl-hw \
-		"$HARNESS/stress.sh" || true
+		recorded stress@adl-hw "$HARNESS/stress.sh"
 fi
 
 finish
