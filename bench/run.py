@@ -50,12 +50,15 @@ def run_scenario(sc, analyze_dir=None):
     topo = bl.parse_topology(files)
     if not topo.perf:
         return None, f"no scores from the guest (logs {logdir})"
-    rows = []
+    rows, missing = [], []
     for mode in sc.modes:
         per_rep = []
         for rep in range(1, sc.repetitions + 1):
             text = files.get(f"run-m{mode}-r{rep}")
             if not text:
+                # A repetition the guest did not deliver is an error of
+                # the scenario, not a smaller sample.
+                missing.append(f"run-m{mode}-r{rep}")
                 continue
             run = bl.parse_run(text)
             m = bl.analyze_run(run, topo, sc.warmup)
@@ -75,6 +78,9 @@ def run_scenario(sc, analyze_dir=None):
         else:
             r["throughput_vs_mode0"] = None
     err = None if rc == 0 else f"guest exit status {rc} (logs {logdir})"
+    if missing:
+        err = (f"{len(missing)} of {len(sc.modes) * sc.repetitions} runs missing: "
+               f"{' '.join(missing)} (logs {logdir})" + (f"; {err}" if err else ""))
     return rows, err
 
 
