@@ -26,8 +26,9 @@
  *          CPUs.
  *
  * Each scenario runs with kernel.sched_ipcc=0 (mainline: the IPCC
- * counters in sched/ipcc/stats must not move) and =2 (the share must be
- * at least 0.6 and above the mode-0 share by a margin); "full" also runs
+ * counters in sched/ipcc/stats must not move) and =2 (the share must
+ * reach the scenario's threshold, below, and be above the mode-0 share
+ * by a margin); "full" also runs
  * with =1 (tie-breaks only: no swap and no misfit may be counted). The
  * shares are printed as TAP comments. The placement scenarios need the
  * oracle model (with the imperfect ones, placement is the benchmark's to
@@ -35,8 +36,8 @@
  *
  * numa: on a guest with two NUMA nodes and NUMA balancing, the "full"
  * scenario with tasks that touch memory: no crash, no counter moving in
- * mode 0, and a mode-2 share not worse than the mode-0 one by a wide
- * margin.
+ * mode 0, and a mode-2 share of at least 0.40 (it stops at half there,
+ * as the README reports).
  *
  * Needs root and debugfs. Restores kernel.sched_ipcc and
  * kernel.numa_balancing.
@@ -86,13 +87,32 @@
 #define SAMPLE_MS	50
 #define MIN_SAMPLES	10
 
-/* Mode 2: at least this share, and this much above mode 0 (percent). */
-#define MIN_SHARE_PCT	60
+/*
+ * Mode 2: the share each scenario must reach (percent): what the README
+ * claims, the lowest share measured (22 boots of adl-hw, mtl-hw, lnl-hw
+ * and numa2-hw between commits c352776 and bba7b2f), minus a margin of
+ * about a tenth for boots not measured yet:
+ *   under, under-switch: 0.97..1.00 measured, claimed 1.00 -> 0.90
+ *   full, one node:      0.75..1.00                      -> 0.65
+ *   full, two nodes:     0.52..0.96                      -> 0.40
+ *   over:                0.86..1.00                      -> 0.75
+ *   numa:                0.50..0.54 (stops at half)      -> 0.40
+ * With two nodes the high-gain tasks of "full" and "numa" all start on
+ * the first node's E-cores, which has half the P-cores: the other half
+ * must cross nodes, which the balancer does only sometimes (numa2-hw).
+ * Shown failing: with the mode-2 runs done in mode 0 (set_mode() writing
+ * 0 for 2), every scenario failed on numa2-hw and adl-hw (shares
+ * 0.00..0.46). Mode 0 alone reached 0.90..1.00 in "under" in 6 of 24
+ * boots, so that scenario catches a broken mode 2 most times, not all.
+ */
+#define UNDER_MIN_PCT	90
+#define FULL_MIN_PCT	65
+#define FULL_NUMA_MIN_PCT 40
+#define OVER_MIN_PCT	75
+#define NUMA_MIN_PCT	40
+/* And this much above mode 0, unless mode 2 is near perfect (percent). */
 #define MIN_MARGIN_PCT	5
-/* A mode 2 share this high passes whatever mode 0 did (percent). */
 #define NEAR_ALL_PCT	95
-/* NUMA: mode 2 may be worse than mode 0 by this much at most (percent). */
-#define NUMA_SLACK_PCT	30
 /* Memory each task of the NUMA scenario keeps touching. */
 #define NUMA_BUF_SIZE	(8 << 20)
 
@@ -510,13 +530,14 @@ static int pct(double share)
 	return (int)(share * 100 + 0.5);
 }
 
-/* Mode 2 against mode 0: absolute and relative thresholds. */
+/* Mode 2 against mode 0: absolute (@min_pct) and relative thresholds. */
 static void check_share(struct __test_metadata *_metadata,
-			const char *scenario, double share0, double share2)
+			const char *scenario, double share0, double share2,
+			int min_pct)
 {
-	EXPECT_GE(pct(share2), MIN_SHARE_PCT) {
+	EXPECT_GE(pct(share2), min_pct) {
 		TH_LOG("%s: high-gain share on P-cores %.2f in mode 2, want >= 0.%02d",
-		       scenario, share2, MIN_SHARE_PCT);
+		       scenario, share2, min_pct);
 	}
 	/*
 	 * Better than mainline by a margin, unless mainline happened to place
@@ -609,8 +630,8 @@ TEST_F_TIMEOUT(place, under_subscribed, 240)
 	run_under(_metadata, pl, 1, s1);
 	run_under(_metadata, pl, 2, s2);
 
-	check_share(_metadata, "under", s0[0], s2[0]);
-	check_share(_metadata, "under-switch", s0[1], s2[1]);
+	check_share(_metadata, "under", s0[0], s2[0], UNDER_MIN_PCT);
+	check_share(_metadata, "under-switch", s0[1], s2[1], UNDER_MIN_PCT);
 }
 
 /*
@@ -657,6 +678,7 @@ static double run_full(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(place, fully_subscribed, 120)
 {
 	struct placement *pl = &self->pl;
+	cpu_set_t nodes;
 	double s0, s2;
 
 	if (!calibrated(pl))
@@ -667,7 +689,9 @@ TEST_F_TIMEOUT(place, fully_subscribed, 120)
 	run_full(_metadata, pl, 1, false, "full");
 	s2 = run_full(_metadata, pl, 2, false, "full");
 
-	check_share(_metadata, "full", s0, s2);
+	check_share(_metadata, "full", s0, s2,
+		    !read_cpulist(NODE_ONLINE, &nodes) && CPU_COUNT(&nodes) > 1 ?
+		    FULL_NUMA_MIN_PCT : FULL_MIN_PCT);
 }
 
 /* Over-subscribed: two tasks per online CPU. */
@@ -715,7 +739,7 @@ TEST_F_TIMEOUT(place, over_subscribed, 240)
 	run_over(_metadata, pl, 1);
 	s2 = run_over(_metadata, pl, 2);
 
-	check_share(_metadata, "over", s0, s2);
+	check_share(_metadata, "over", s0, s2, OVER_MIN_PCT);
 }
 
 TEST_F_TIMEOUT(place, numa, 120)
@@ -734,8 +758,9 @@ TEST_F_TIMEOUT(place, numa, 120)
 	s0 = run_full(_metadata, pl, 0, true, "numa");
 	s2 = run_full(_metadata, pl, 2, true, "numa");
 
-	EXPECT_GE(pct(s2), pct(s0) - NUMA_SLACK_PCT) {
-		TH_LOG("numa: share %.2f in mode 2, %.2f in mode 0", s2, s0);
+	EXPECT_GE(pct(s2), NUMA_MIN_PCT) {
+		TH_LOG("numa: share %.2f in mode 2, %.2f in mode 0, want >= 0.%02d",
+		       s2, s0, NUMA_MIN_PCT);
 	}
 }
 
