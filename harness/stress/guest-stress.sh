@@ -62,10 +62,13 @@ put() { echo "$2" >"$1" 2>/dev/null || { echo "stress: write '$2' to $1 failed";
 # monitor, whose JSON parser may now sit inside a string or an object
 # and would refuse every command: an invalid byte (0xff) resets it, as
 # QEMU's QMP specification advises.  Replies count from the one to our
-# negotiation on.
-cat $Q >$C/qmp.out 2>/dev/null &
+# negotiation on.  The script holds the port open (fd 3) from before its
+# first command to the end: a reply that reaches a tty nobody has open
+# is lost, as the negotiation's once was, before the reader had opened it.
+exec 3<>$Q
+cat <&3 >$C/qmp.out 2>/dev/null &
 qmp_reader=$!
-printf '\377\n{"execute":"qmp_capabilities","id":"stress"}\n' >$Q
+printf '\377\n{"execute":"qmp_capabilities","id":"stress"}\n' >&3
 
 # Long-lived workers: one per CPU, mixed classes and duty cycles, so that
 # the balancer has work and the churners still get to run.
@@ -187,6 +190,7 @@ done
 # Every score change was answered by the hardware (none refused).
 sleep 1
 kill $qmp_reader 2>/dev/null
+exec 3>&-
 sed -n '/"id": "stress"/,$p' $C/qmp.out >$C/qmp.counted
 grep '"id": "stress"' $C/qmp.counted | grep -q '"return"' ||
 	fail "QMP negotiation failed: $(head -c 200 $C/qmp.out | tr -d '\r' | tr '\n' ' ')"
