@@ -296,7 +296,11 @@ FIXTURE_TEARDOWN(hw)
 {
 }
 
-/* intel_pstate: HWP, then ITMT priorities (SMT) or capacities (no SMT). */
+/*
+ * intel_pstate: HWP, then ITMT priorities (SMT) or capacities (no SMT).
+ * Shown failing: adl-hw with intel_pstate=no_hwp; lnl-hw and numa2-hw
+ * likewise (the capacity half).
+ */
 TEST_F(hw, pstate_from_hwp)
 {
 	char buf[64];
@@ -379,7 +383,10 @@ TEST_F(hw, e_core_module_is_cls_domain)
 	EXPECT_EQ(' ', p[strlen(want)]);
 }
 
-/* intel_hfi and the Thread Director backend, from CPUID alone. */
+/*
+ * intel_hfi and the Thread Director backend, from CPUID alone.
+ * Shown failing: adl-hw with clearcpuid=itd, =hfi and =hreset each.
+ */
 TEST_F(hw, itd_backend_enabled)
 {
 	EXPECT_TRUE(klog_has("ipcc_itd: 4 classes, HRESET mask 0x1: task classification on"));
@@ -425,6 +432,10 @@ static int compare_scores(struct __test_metadata *_metadata, struct part *pt,
 	return seen ? mismatches : -1;
 }
 
+/*
+ * The kernel's scores are the hardware's HFI rows, every class.
+ * Shown failing: adl-hw with clearcpuid=hfi and with clearcpuid=itd.
+ */
 TEST_F(hw, hfi_rows_parsed_for_every_class)
 {
 	EXPECT_EQ(0, compare_scores(_metadata, &self->pt, true));
@@ -433,7 +444,7 @@ TEST_F(hw, hfi_rows_parsed_for_every_class)
 /*
  * A change of the hardware's estimate (HFI interrupt, table update)
  * reaches the kernel's scores: E-cores' class-1 performance goes to 20
- * and back.
+ * and back. Shown failing: adl-hw with clearcpuid=hfi and =itd.
  */
 TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 {
@@ -504,7 +515,10 @@ TEST_F(hw, hfi_bad_input_refused)
 	}
 }
 
-/* Every context switch issues HRESET: two tasks ping-pong on one CPU. */
+/*
+ * Every context switch issues HRESET: two tasks ping-pong on one CPU.
+ * Shown failing: adl-hw with clearcpuid=hreset (and =itd, =hfi).
+ */
 TEST_F(hw, hreset_on_context_switch)
 {
 	struct qmp_cpu before[QMP_MAX_CPUS], after[QMP_MAX_CPUS];
@@ -565,7 +579,8 @@ static bool model_is(struct part *pt, const char *m)
  * oracle: each kind of work gets its class, on a P-core (sibling idle)
  * and on an E-core: the kernel's class of the task, and at least 90% of
  * the hardware's reads (the rest: the first reads after a switch, when
- * the history still holds kernel work).
+ * the history still holds kernel work). Shown failing: adl-hw with
+ * clearcpuid=itd and =hfi (no classes).
  */
 TEST_F_TIMEOUT(hw, oracle_classes_of_real_work, 120)
 {
