@@ -93,13 +93,15 @@
  * and numa2-hw between commits c352776 and bba7b2f), minus a margin of
  * about a tenth for boots not measured yet:
  *   under, under-switch: 0.97..1.00 measured, claimed 1.00 -> 0.90
+ *   under-switch, two nodes: 0.67..1.00 (numa2-hw)        -> 0.55
  *   full, one node:      0.75..1.00                      -> 0.65
  *   full, two nodes:     0.52..0.96                      -> 0.40
  *   over:                0.86..1.00                      -> 0.75
  *   numa:                0.50..0.54 (stops at half)      -> 0.40
  * With two nodes the high-gain tasks of "full" and "numa" all start on
  * the first node's E-cores, which has half the P-cores: the other half
- * must cross nodes, which the balancer does only sometimes (numa2-hw).
+ * must cross nodes, which the balancer does only sometimes (numa2-hw);
+ * the task that turns vector in "under" may need to cross nodes too.
  * Shown failing: with the mode-2 runs done in mode 0 (set_mode() writing
  * 0 for 2), every scenario failed on numa2-hw and adl-hw (shares
  * 0.00..0.46). Mode 0 alone reached 0.90..1.00 in "under" in 6 of 24
@@ -108,6 +110,7 @@
 #define UNDER_MIN_PCT	90
 #define FULL_MIN_PCT	65
 #define FULL_NUMA_MIN_PCT 40
+#define SWITCH_NUMA_MIN_PCT 55
 #define OVER_MIN_PCT	75
 #define NUMA_MIN_PCT	40
 /* And this much above mode 0, unless mode 2 is near perfect (percent). */
@@ -530,6 +533,14 @@ static int pct(double share)
 	return (int)(share * 100 + 0.5);
 }
 
+/* A guest with more than one NUMA node. */
+static bool numa_guest(void)
+{
+	cpu_set_t nodes;
+
+	return !read_cpulist(NODE_ONLINE, &nodes) && CPU_COUNT(&nodes) > 1;
+}
+
 /* Mode 2 against mode 0: absolute (@min_pct) and relative thresholds. */
 static void check_share(struct __test_metadata *_metadata,
 			const char *scenario, double share0, double share2,
@@ -631,7 +642,8 @@ TEST_F_TIMEOUT(place, under_subscribed, 240)
 	run_under(_metadata, pl, 2, s2);
 
 	check_share(_metadata, "under", s0[0], s2[0], UNDER_MIN_PCT);
-	check_share(_metadata, "under-switch", s0[1], s2[1], UNDER_MIN_PCT);
+	check_share(_metadata, "under-switch", s0[1], s2[1],
+		    numa_guest() ? SWITCH_NUMA_MIN_PCT : UNDER_MIN_PCT);
 }
 
 /*
@@ -678,7 +690,6 @@ static double run_full(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(place, fully_subscribed, 120)
 {
 	struct placement *pl = &self->pl;
-	cpu_set_t nodes;
 	double s0, s2;
 
 	if (!calibrated(pl))
@@ -690,8 +701,7 @@ TEST_F_TIMEOUT(place, fully_subscribed, 120)
 	s2 = run_full(_metadata, pl, 2, false, "full");
 
 	check_share(_metadata, "full", s0, s2,
-		    !read_cpulist(NODE_ONLINE, &nodes) && CPU_COUNT(&nodes) > 1 ?
-		    FULL_NUMA_MIN_PCT : FULL_MIN_PCT);
+		    numa_guest() ? FULL_NUMA_MIN_PCT : FULL_MIN_PCT);
 }
 
 /* Over-subscribed: two tasks per online CPU. */
