@@ -663,36 +663,7 @@ TEST_F_TIMEOUT(hw, rpl_confusion_and_flapping, 120)
 	}
 }
 
-#define TRACING		"/sys/kernel/tracing"
 #define QUEUE_EVENT	"events/workqueue/workqueue_queue_work"
-
-/*
- * Write @val to the tracefs file @name, truncating it first; 0 or -errno.
- * ftrace's list files may take a list in several write()s.
- */
-static int trace_set(const char *name, const char *val)
-{
-	size_t len = strlen(val), done = 0;
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), TRACING "/%s", name);
-	fd = open(path, O_WRONLY | O_TRUNC);
-	if (fd < 0)
-		return -errno;
-	while (done < len) {
-		ssize_t n = write(fd, val + done, len - done);
-
-		if (n <= 0) {
-			n = n < 0 ? -errno : -EIO;
-			close(fd);
-			return n;
-		}
-		done += n;
-	}
-	close(fd);
-	return 0;
-}
 
 /*
  * How many lines of the trace buffer hold @what and were traced in a

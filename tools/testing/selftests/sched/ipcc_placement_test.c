@@ -34,6 +34,10 @@
  * oracle model (with the imperfect ones, placement is the benchmark's to
  * judge) and skip elsewhere.
  *
+ * tiebreak_pull: mode 1's one placement decision, the task an idle pull
+ * takes first, in a tie the balancer's own order decides the other way
+ * (the comment above the test says why no share is asserted for mode 1).
+ *
  * numa: on a guest with two NUMA nodes and NUMA balancing, the "full"
  * scenario with tasks that touch memory: no crash, no counter moving in
  * mode 0, and a mode-2 share of at least 0.40 (it stops at half there,
@@ -86,6 +90,10 @@
 #define SHORT_MS	1000
 #define SAMPLE_MS	50
 #define MIN_SAMPLES	10
+/* The mode-1 pull test: trials, queueing time, longest wait for the pull. */
+#define PULL_TRIALS	3
+#define PULL_QUEUE_MS	100
+#define PULL_WAIT_MS	2000
 
 /*
  * Mode 2: the share each scenario must reach (percent): what the README
@@ -750,6 +758,187 @@ TEST_F_TIMEOUT(place, over_subscribed, 240)
 	s2 = run_over(_metadata, pl, 2);
 
 	check_share(_metadata, "over", s0, s2, OVER_MIN_PCT);
+}
+
+/* The NUMA node of @cpu, or 0 on a guest without nodes. */
+static int cpu_node(int cpu)
+{
+	char path[128];
+	int node;
+
+	for (node = 0; node < 64; node++) {
+		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/node%d", cpu, node);
+		if (!access(path, F_OK))
+			return node;
+	}
+
+	return 0;
+}
+
+/* A busy child on @cpu at @nice: vector work if @vector, else spin-wait. */
+static pid_t spawn_nice(struct __test_metadata *_metadata,
+			struct placement *pl, int cpu, bool vector, int nice)
+{
+	pid_t pid = spawn(_metadata, pl, cpu, vector ? CLASS_HIGH : CLASS_ZERO,
+			  false);
+
+	EXPECT_EQ(0, setpriority(PRIO_PROCESS, pid, nice));
+	return pid;
+}
+
+static int move_to(pid_t pid, int a, int b)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+#define MIGRATE_EVENT	"events/sched/sched_migrate_task"
+
+enum pull_result { PULL_NONE, PULL_LOW, PULL_HIGH };
+
+static const char * const pull_name[] = {
+	[PULL_NONE] = "nothing", [PULL_LOW] = "spin-wait",
+	[PULL_HIGH] = "vector",
+};
+
+/*
+ * Which of @high and @low the trace buffer shows moving from @src to @dst
+ * first (mainline's sched_migrate_task tracepoint, in the order the
+ * balancer detached them).
+ */
+static enum pull_result first_migrated(pid_t high, pid_t low, int src,
+				       int dst)
+{
+	static char buf[1 << 20];
+	char want[64], *line;
+	int pid;
+
+	if (read_text(TRACING "/trace", buf, sizeof(buf)) < 0)
+		return PULL_NONE;
+	snprintf(want, sizeof(want), "orig_cpu=%d dest_cpu=%d", src, dst);
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *at = strstr(line, " pid=");
+
+		if (line[0] == '#' || !at || !strstr(line, want))
+			continue;
+		pid = atoi(at + 5);
+		if (pid == high)
+			return PULL_HIGH;
+		if (pid == low)
+			return PULL_LOW;
+	}
+
+	return PULL_NONE;
+}
+
+/*
+ * One idle pull from @src (a P CPU) to @dst (an idle E CPU): a vector
+ * task and a spin-wait task wait on @src behind a nice -20 task pinned
+ * there, so both are queued and neither is running, and the vector task
+ * sits at the end of cfs_tasks (it was enqueued first), where
+ * detach_tasks() starts. Once both may run on @dst, the idle balance of
+ * @dst pulls: report which task it detached first, and where both ended.
+ */
+static enum pull_result pull_trial(struct __test_metadata *_metadata,
+				   struct placement *pl, int src, int dst,
+				   int *moved)
+{
+	enum pull_result res;
+	pid_t high, low;
+	long end;
+
+	/* Each alone on a CPU first, so that the hardware classifies it. */
+	high = spawn(_metadata, pl, src, CLASS_HIGH, false);
+	low = spawn(_metadata, pl, dst, CLASS_ZERO, false);
+	sleep_ms(CLASS_MS);
+
+	/* Both queued behind the hog on @src; @dst idle. */
+	spawn_nice(_metadata, pl, src, false, -20);
+	EXPECT_EQ(0, setpriority(PRIO_PROCESS, high, 19));
+	EXPECT_EQ(0, setpriority(PRIO_PROCESS, low, 19));
+	EXPECT_EQ(0, move_to(low, src, -1));
+	sleep_ms(PULL_QUEUE_MS);
+	EXPECT_EQ(src, task_cpu(low));
+	EXPECT_EQ(src, task_cpu(high));
+
+	/* Let them go to @dst and wait for both to get there. */
+	EXPECT_EQ(0, trace_set("trace", ""));
+	EXPECT_EQ(0, move_to(high, src, dst));
+	EXPECT_EQ(0, move_to(low, src, dst));
+	for (end = now_ms() + PULL_WAIT_MS; now_ms() < end; sleep_ms(10)) {
+		if (task_cpu(high) == dst && task_cpu(low) == dst)
+			break;
+	}
+	*moved = (task_cpu(high) == dst) + (task_cpu(low) == dst);
+	res = first_migrated(high, low, src, dst);
+	stop_tasks(pl);
+
+	return res;
+}
+
+/*
+ * Mode 1 breaks ties only, and the pull is where it can: of the tasks an
+ * idle or newly idle pull that counts tasks may take, it takes first the
+ * one whose class loses least on the destination (ipcc_pull_pick()). The
+ * balancer's own order here takes the vector task first (it loses 30 of
+ * 63 on an E-core); mode 1 must take the spin-wait task (41 on both)
+ * first in each of PULL_TRIALS trials, and mode 0 the vector task in at
+ * least one (the trials do set up a tie that class decides). The pulls
+ * are seen through mainline's sched_migrate_task tracepoint, not through
+ * the series' counters.
+ *
+ * On the QEMU profiles such a pull takes both tasks (an idle group of
+ * four E-cores takes what a busy P-core has queued, bar its running
+ * task), so the order does not change where the tasks end up: mode 1
+ * promises no placement, and the placement scenarios assert none for it.
+ * Measured: the same in all trials on adl-hw, mtl-hw, lnl-hw and numa2-hw.
+ * Shown failing: with mode 1 run as mode 0 (set_mode() writing 0 for 1),
+ * mode 1 took the vector task first in 3 of 3 trials on adl-hw.
+ */
+TEST_F_TIMEOUT(place, tiebreak_pull, 120)
+{
+	struct placement *pl = &self->pl;
+	int src = pl->slot[0], dst = -1, mode, i, moved;
+	int n[2][3] = { { 0 } };
+	enum pull_result r;
+
+	if (!calibrated(pl))
+		SKIP(return, "Thread Director model %s, not oracle",
+		     pl->model);
+	if (access(TRACING "/" MIGRATE_EVENT "/enable", W_OK))
+		SKIP(return, "no tracefs or no sched_migrate_task event");
+	for (i = 0; i < pl->ne && dst < 0; i++) {
+		if (cpu_node(pl->ecpu[i]) == cpu_node(src))
+			dst = pl->ecpu[i];
+	}
+	if (dst < 0)
+		SKIP(return, "no E-core on the node of CPU %d", src);
+
+	ASSERT_EQ(0, trace_set(MIGRATE_EVENT "/enable", "1"));
+	for (mode = 0; mode <= 1; mode++) {
+		set_mode(_metadata, mode);
+		for (i = 0; i < PULL_TRIALS; i++) {
+			r = pull_trial(_metadata, pl, src, dst, &moved);
+			n[mode][r]++;
+			ksft_print_msg("mode=%d pull %d: CPU %d -> %d: %s first, %d of 2 moved\n",
+				       mode, i, src, dst, pull_name[r], moved);
+		}
+	}
+	trace_set(MIGRATE_EVENT "/enable", "0");
+
+	EXPECT_EQ(PULL_TRIALS, n[1][PULL_LOW]) {
+		TH_LOG("mode 1: spin-wait first in %d of %d idle pulls (vector %d, none %d)",
+		       n[1][PULL_LOW], PULL_TRIALS, n[1][PULL_HIGH],
+		       n[1][PULL_NONE]);
+	}
+	EXPECT_GT(n[0][PULL_HIGH], 0) {
+		TH_LOG("mode 0 never took the vector task first: no tie to break");
+	}
 }
 
 TEST_F_TIMEOUT(place, numa, 120)

@@ -97,6 +97,36 @@ static inline int parse_cpulist(const char *s, cpu_set_t *set)
 	return 0;
 }
 
+#define TRACING		"/sys/kernel/tracing"
+
+/*
+ * Write @val to the tracefs file @name, truncating it first; 0 or -errno.
+ * ftrace's list files may take a list in several write()s.
+ */
+static inline int trace_set(const char *name, const char *val)
+{
+	size_t len = strlen(val), done = 0;
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), TRACING "/%s", name);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	while (done < len) {
+		ssize_t n = write(fd, val + done, len - done);
+
+		if (n <= 0) {
+			n = n < 0 ? -errno : -EIO;
+			close(fd);
+			return n;
+		}
+		done += n;
+	}
+	close(fd);
+	return 0;
+}
+
 /* The CPU a task last ran on: field 39 of /proc/PID/stat. */
 static inline int task_cpu(pid_t pid)
 {
