@@ -9,7 +9,8 @@
  * adl-hw, mtl-hw), SD_ASYM_CPUCAPACITY and smaller E-core capacities on
  * parts without ("capacity": lnl-hw); and that mainline placement holds
  * on a packing part: with every P-core busy, a new busy task runs on an
- * idle E-core rather than on a busy P-core's SMT sibling.
+ * idle E-core rather than on a busy P-core's SMT sibling, in at least 5
+ * of 10 fresh starts.
  *
  * Every test is skipped without an emulated hybrid part. Needs root and
  * debugfs; may enable /sys/kernel/debug/sched/verbose (to see the sched
@@ -43,17 +44,30 @@
 /* Placement test: settle time, then samples of the unpinned task's CPU. */
 #define SETTLE_MS	2000
 #define SAMPLE_MS	50
-#define NR_SAMPLES	60
+#define NR_SAMPLES	20
 /* The scheduler mode sysctl of the series. */
 #define IPCC_MODE_FILE	"/proc/sys/kernel/sched_ipcc"
+/* A start counts as placed when this share of its samples is on E-cores. */
 #define MIN_E_PERCENT	70
-/* Fresh starts of the unpinned task before the test gives up. */
-#define ATTEMPTS	3
+/*
+ * Fresh starts of the unpinned task, and how many must be placed on an
+ * E-core. Mainline, under TCG, leaves the task on a busy P-core's sibling
+ * in about one start of seven (3 of 20 starts in the logs of 2026-12-04,
+ * each start all or nothing: 0, 4 or 60 of 60 samples). At that rate 6 or
+ * more misses of 10 happen about once in 700 runs; with the E-cores out
+ * of the balancer's reach every start misses.
+ * Shown failing: adl-hw with isolcpus=domain,4-7 (the E-cores out of the
+ * scheduler domains): 0 of 10 placed. Without it: 10 of 10.
+ */
+#define ATTEMPTS	10
+#define MIN_PLACED	5
 
 struct profile {
 	char asym[32];		/* "packing" (SMT P-cores) or "capacity" */
 	cpu_set_t p;
 	cpu_set_t e;
+	cpu_set_t lp;		/* low-power E-cores */
+	int nr_hw;		/* hybrid vCPUs the hardware reports */
 };
 
 /*
@@ -67,8 +81,9 @@ static int read_profile(struct profile *pr)
 	cpu_set_t sib;
 	int cpu;
 
-	if (qmp_type_cpus("p", &pr->p, NULL, 0) <= 0 ||
-	    qmp_type_cpus("e", &pr->e, NULL, 0) <= 0)
+	pr->nr_hw = qmp_type_cpus("p", &pr->p, NULL, 0);
+	if (pr->nr_hw <= 0 || qmp_type_cpus("e", &pr->e, NULL, 0) <= 0 ||
+	    qmp_type_cpus("lp", &pr->lp, NULL, 0) <= 0)
 		return -1;
 	snprintf(pr->asym, sizeof(pr->asym), "capacity");
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
@@ -216,21 +231,32 @@ FIXTURE_TEARDOWN(topo)
 {
 }
 
+/*
+ * Every vCPU the hardware reports is an online CPU of one core type.
+ * Shown failing: adl-hw with CPU 5 taken offline before the test.
+ */
 TEST_F(topo, profile_is_consistent)
 {
-	cpu_set_t both;
+	cpu_set_t both, lp_on;
 
 	ASSERT_GT(CPU_COUNT(&self->pr.p), 0);
 	ASSERT_GT(CPU_COUNT(&self->pr.e), 0);
 	CPU_AND(&both, &self->pr.p, &self->pr.e);
 	EXPECT_EQ(0, CPU_COUNT(&both));
-	EXPECT_EQ(CPU_COUNT(&self->pr.p), CPU_COUNT(&self->p_on));
-	EXPECT_EQ(CPU_COUNT(&self->pr.e), CPU_COUNT(&self->e_on));
+	online_of(&self->pr.lp, &lp_on);
+	EXPECT_EQ(self->pr.nr_hw, CPU_COUNT(&self->p_on) +
+		  CPU_COUNT(&self->e_on) + CPU_COUNT(&lp_on)) {
+		TH_LOG("the hardware reports %d vCPUs; online: %d P, %d E, %d LP E",
+		       self->pr.nr_hw, CPU_COUNT(&self->p_on),
+		       CPU_COUNT(&self->e_on), CPU_COUNT(&lp_on));
+	}
 }
 
 /*
  * ITMT priorities come from HWP's highest performance, which intel_pstate
  * also turns into each CPU's cpuinfo_max_freq: P-cores above E-cores.
+ * Shown failing: adl-hw with intel_pstate=disable (no cpufreq). With
+ * intel_pstate=no_hwp it passes: the turbo ratios differ by core type too.
  */
 TEST_F(topo, p_cores_have_higher_priority)
 {
@@ -254,6 +280,7 @@ TEST_F(topo, p_cores_have_higher_priority)
 	}
 }
 
+/* Shown failing: adl-hw with intel_pstate=no_hwp (no ITMT). */
 TEST_F(topo, packing_profile_domains)
 {
 	char buf[16];
@@ -279,6 +306,7 @@ TEST_F(topo, packing_profile_domains)
 	}
 }
 
+/* Shown failing: lnl-hw with intel_pstate=no_hwp (no capacities). */
 TEST_F(topo, capacity_profile_domains)
 {
 	long cap[MAX_CPUS], max_p = 0;
@@ -343,7 +371,7 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 	pid_t pinned[MAX_CPUS], unpinned;
 	int nr_pinned = 0, cpu, i, on_e = 0, on_p = 0, other = 0;
 	char mode[16] = "";
-	int attempt;
+	int attempt, placed = 0;
 	cpu_set_t cores, siblings, online;
 	bool smt = false;
 
@@ -388,12 +416,7 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 		nr_pinned++;
 	}
 
-	/*
-	 * And one that may go anywhere. Mainline sometimes leaves it on a
-	 * busy P-core's sibling for the whole window (seen in about one run
-	 * of eight under TCG, with the series switched off): the test asks
-	 * for the E-core in one of ATTEMPTS fresh starts.
-	 */
+	/* And one that may go anywhere, started afresh ATTEMPTS times. */
 	for (attempt = 0; attempt < ATTEMPTS; attempt++) {
 		on_e = 0;
 		on_p = 0;
@@ -419,7 +442,7 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 		TH_LOG("attempt %d: %d samples on E-cores, %d on busy P-cores, %d elsewhere",
 		       attempt, on_e, on_p, other);
 		if (on_e * 100 >= MIN_E_PERCENT * NR_SAMPLES)
-			break;
+			placed++;
 	}
 
 	for (i = 0; i < nr_pinned; i++) {
@@ -430,7 +453,10 @@ TEST_F_TIMEOUT(topo, busy_p_core_sibling_avoided, 120)
 	if (mode[0])
 		write_text(IPCC_MODE_FILE, mode);
 
-	EXPECT_GE(on_e * 100, MIN_E_PERCENT * NR_SAMPLES);
+	EXPECT_GE(placed, MIN_PLACED) {
+		TH_LOG("placed on an E-core in %d of %d starts, want %d",
+		       placed, ATTEMPTS, MIN_PLACED);
+	}
 }
 
 TEST_HARNESS_MAIN
