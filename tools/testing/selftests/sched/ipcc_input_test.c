@@ -36,6 +36,27 @@
  *
  * Needs root; skipped without CONFIG_SCHED_IPCC. Every value changed is
  * restored.
+ *
+ * Each test was shown failing on adl-hw, on kernels broken on purpose
+ * (2026-12-04; the handlers are in kernel/sched/ipcc_debug.c), for the
+ * variants named:
+ *   bad_input         sysctl: without its strict parser; debounce_ticks:
+ *                     taking 0; override: 0 for a PID with no task
+ *   good_boundary     sysctl: maximum 1; swap_threshold: maximum 1023;
+ *                     debounce_ticks: 255 refused; override: clearing
+ *                     leaving the task pinned
+ *   partial_write     debounce_ticks, misfit_threshold, cooldown_ms,
+ *                     override: without the *ppos check; sysctl: without
+ *                     it and without the strict parser
+ *   concurrent_writes cooldown_ms: set through an invalid value held for
+ *                     200 us
+ *   unprivileged      debounce_ticks, swap_threshold, misfit_threshold,
+ *                     cooldown_ms, override: without capable(); sysctl:
+ *                     mode 0666 and without capable() (at 0644 the sysctl
+ *                     core refuses the write before the handler)
+ *   read_only_files   stats created 0644
+ * A knob's setter checks its range again, so a knob table's wrong minimum
+ * alone (debounce_ticks taking 0) passed: both had to be broken.
  */
 #define _GNU_SOURCE
 #include <errno.h>

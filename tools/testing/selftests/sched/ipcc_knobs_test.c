@@ -7,6 +7,21 @@
  * CONFIG_SCHED_IPCC (no /proc/sys/kernel/sched_ipcc). The tests that need
  * hardware classes are skipped when the scores file shows none. The
  * previous mode and debounce length are restored after each test.
+ *
+ * Each test was shown failing on adl-hw, on kernels broken on purpose
+ * (2026-12-04; the knob handlers are in kernel/sched/ipcc_debug.c):
+ *   knobs_exist          stats created 0644 instead of 0444
+ *   sysctl_valid         the sysctl's maximum lowered to 1
+ *   sysctl_invalid       the sysctl without its strict parser ("1 2" taken)
+ *   debounce_valid       ipcc_set_debounce_ticks() refusing 255
+ *   debounce_invalid     debounce_ticks taking 0 (knob and setter)
+ *   override_invalid     ipcc_parse_override() taking "PID -1 0"
+ *   override_unknown_pid ipcc_set_override() answering 0 for no task
+ *   override_kthread     ipcc_set_override() without its PF_KTHREAD check
+ *   override_child       clearing an override leaving the task pinned
+ *   mode0_no_class_changes  see the comment above it
+ *   stats_format         the "numa" counter renamed
+ *   scores_format        the header's "cpu" written "CPU"
  */
 #define _GNU_SOURCE
 #include <errno.h>
