@@ -44,6 +44,15 @@
 #define SCORES_PATH	"/sys/kernel/debug/sched/ipcc/scores"
 #define DOMAINS_DIR	"/sys/kernel/debug/sched/domains"
 
+/*
+ * A new HFI table reaches the kernel's scores about 100 ms after the
+ * change: the part publishes it after 2 ms (HFI_UPDATE_DELAY_NS in QEMU's
+ * hybrid.c), intel_hfi reads it 100 ms after the interrupt. Measured: at
+ * the first look, 100 ms, in 30 of 30 boots (adl/mtl/lnl/numa2-hw);
+ * allowed: ten times that, for a guest slowed down by its host.
+ */
+#define HFI_MAX_MS	1000
+
 /* The part: vCPUs by Linux CPU number (from their APIC IDs). */
 struct part {
 	int nr;				/* vCPUs the hardware reports */
@@ -446,7 +455,8 @@ TEST_F(hw, hfi_rows_parsed_for_every_class)
 /*
  * A change of the hardware's estimate (HFI interrupt, table update)
  * reaches the kernel's scores: E-cores' class-1 performance goes to 20
- * and back. Shown failing: adl-hw with clearcpuid=hfi and =itd.
+ * and back, within HFI_MAX_MS each way. Shown failing: adl-hw with
+ * clearcpuid=hfi and =itd.
  */
 TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 {
@@ -464,7 +474,7 @@ TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 	ASSERT_EQ(0, qmp_cmd(cmd));
 	ASSERT_EQ(0, read_part(pt));
 	ASSERT_EQ(20, pt->hw[h].perf[1]);
-	for (tries = 0; tries < 100 && ret; tries++) {
+	for (tries = 0; tries < HFI_MAX_MS / 100 && ret; tries++) {
 		usleep(100000);
 		ret = compare_scores(_metadata, pt, false);
 	}
@@ -476,7 +486,7 @@ TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 		 old);
 	ASSERT_EQ(0, qmp_cmd(cmd));
 	ASSERT_EQ(0, read_part(pt));
-	for (tries = 0, ret = -1; tries < 100 && ret; tries++) {
+	for (tries = 0, ret = -1; tries < HFI_MAX_MS / 100 && ret; tries++) {
 		usleep(100000);
 		ret = compare_scores(_metadata, pt, false);
 	}
@@ -585,7 +595,9 @@ static bool model_is(struct part *pt, const char *m)
  * oracle: each kind of work gets its class, on a P-core (sibling idle)
  * and on an E-core: the kernel's class of the task, and at least 90% of
  * the hardware's reads (the rest: the first reads after a switch, when
- * the history still holds kernel work). Shown failing: adl-hw with
+ * the history still holds kernel work; measured: all of about 280 reads
+ * per kind of work and core type, clean-clone run at d46dfd7). Shown
+ * failing: adl-hw with
  * clearcpuid=itd and =hfi (no classes).
  */
 TEST_F_TIMEOUT(hw, oracle_classes_of_real_work, 120)
