@@ -36,7 +36,13 @@
  *              and may act on a value one tick old. Counters are per-CPU
  *              and summed on read.
  *
- * Lock order: ipcc_mutex -> cpus_read_lock (static key switching);
+ * ipcc_mode_mutex  Serialises mode changes (ipcc_set_mode()): the mode
+ *              and the arch_ipcc_set_active() call a change of the mode
+ *              to or from 0 makes, outside ipcc_mutex.
+ *
+ * Lock order: ipcc_mode_mutex -> ipcc_mutex; ipcc_mode_mutex -> the
+ *             arch's locks (arch_ipcc_set_active());
+ *             ipcc_mutex -> cpus_read_lock (static key switching);
  *             ipcc_mutex -> RCU -> p->pi_lock -> rq->lock (task walks,
  *             overrides).
  *
@@ -76,6 +82,9 @@ DEFINE_STATIC_KEY_FALSE(sched_ipcc_key);
 int sysctl_sched_ipcc __read_mostly = IPCC_MODE_FULL;
 
 static DEFINE_MUTEX(ipcc_mutex);
+
+/* Serialises mode changes, with the arch's hardware switching they cause. */
+static DEFINE_MUTEX(ipcc_mode_mutex);
 
 /* arch_ipcc_nr_classes() as last read, and the same capped. */
 static unsigned int ipcc_arch_nr __read_mostly;
@@ -132,6 +141,10 @@ int __weak arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf,
 				u8 *eff)
 {
 	return -ENODATA;
+}
+
+void __weak arch_ipcc_set_active(bool on)
+{
 }
 
 /*
@@ -691,20 +704,35 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
  * @mode: an &enum sched_ipcc_mode
  *
  * Also reads the arch's classes and scores again and switches
- * sched_ipcc_key to match.
+ * sched_ipcc_key to match. A change to or from %IPCC_MODE_OFF also
+ * switches the arch's classification hardware (arch_ipcc_set_active()):
+ * off after the key, on before it.
  *
  * Context: process context, may sleep.
  * Return: 0, or -EINVAL for an invalid @mode (nothing changed).
  */
 int ipcc_set_mode(int mode)
 {
+	bool was_off, off = mode == IPCC_MODE_OFF;
+
 	if (mode < IPCC_MODE_OFF || mode > IPCC_MODE_FULL)
 		return -EINVAL;
+
+	guard(mutex)(&ipcc_mode_mutex);
+	was_off = READ_ONCE(sysctl_sched_ipcc) == IPCC_MODE_OFF;
+
+	/* The hardware classifies before any class is read... */
+	if (was_off && !off)
+		arch_ipcc_set_active(true);
 
 	mutex_lock(&ipcc_mutex);
 	WRITE_ONCE(sysctl_sched_ipcc, mode);
 	ipcc_update_locked();
 	mutex_unlock(&ipcc_mutex);
+
+	/* ...and stops once none is. */
+	if (!was_off && off)
+		arch_ipcc_set_active(false);
 
 	return 0;
 }

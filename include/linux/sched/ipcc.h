@@ -8,7 +8,7 @@
  * This header is the whole interface between the scheduler core and an
  * architecture backend (a hardware class source plus a per-CPU,
  * per-class score table), and the set of entry points the rest of the
- * kernel calls. An arch implements the three arch_ipcc_*() functions and
+ * kernel calls. An arch implements the four arch_ipcc_*() functions and
  * calls sched_ipcc_arch_ready() and sched_ipcc_scores_changed().
  */
 
@@ -165,6 +165,22 @@ int arch_ipcc_read_class(struct task_struct *curr);
  * -ENODATA.
  */
 int arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf, u8 *eff);
+
+/**
+ * arch_ipcc_set_active() - let the hardware classify tasks, or stop it
+ * @on: false when ``kernel.sched_ipcc`` goes to 0, true when it leaves 0
+ *
+ * With @on false, the arch stops the hardware work that exists only to
+ * classify tasks (on x86: Thread Director and the HRESET on every context
+ * switch) until called with @on true; its scores stay readable. The core
+ * calls it only when the mode crosses 0, after switching IPCC off or
+ * before switching it on, so that no class is read while it is off. An
+ * arch that becomes ready later must start in the state last asked for.
+ *
+ * Context: process context, may sleep; never with the core's locks or the
+ * CPU hotplug lock held. The generic version does nothing.
+ */
+void arch_ipcc_set_active(bool on);
 
 #ifdef CONFIG_SCHED_IPCC
 
