@@ -105,6 +105,7 @@ void ipcc_itd_hfi_online(unsigned int cpu, int index,
 void ipcc_itd_hfi_update(const struct cpumask *cpus,
 			 struct raw_spinlock *table_lock, const void *table);
 void ipcc_itd_disable(void);
+void ipcc_itd_set_active(bool on);
 
 #else /* !CONFIG_X86_IPCC_ITD */
 
@@ -128,6 +129,7 @@ static inline void ipcc_itd_hfi_update(const struct cpumask *cpus,
 				       struct raw_spinlock *table_lock,
 				       const void *table) { }
 static inline void ipcc_itd_disable(void) { }
+static inline void ipcc_itd_set_active(bool on) { }
 
 #endif /* CONFIG_X86_IPCC_ITD */
 

@@ -10,6 +10,8 @@
  * generic hooks: no classes, no scores.
  *
  * At most one backend is registered; a second one is refused.
+ * arch_ipcc_set_active() is passed to every backend built in, registered
+ * or not: each keeps the state asked for under its own lock.
  *
  * Every change is followed by sched_ipcc_arch_ready(), so the core reads
  * the class count and the scores of the new backend (or switches IPCC
@@ -184,6 +186,11 @@ int arch_ipcc_get_scores(int cpu, unsigned int class, u8 *perf, u8 *eff)
 	rcu_read_unlock();
 
 	return ret;
+}
+
+void arch_ipcc_set_active(bool on)
+{
+	ipcc_itd_set_active(on);
 }
 
 #if IS_ENABLED(CONFIG_X86_IPCC_ITD_KUNIT_TEST)

@@ -25,6 +25,9 @@
  *   package, IA32_HW_FEEDBACK_THREAD_CONFIG bit 0 and, with HRESET,
  *   IA32_HRESET_ENABLE = CPUID.20H:EBX on each CPU. The backend then
  *   registers with the dispatch, and the tick reads the class register.
+ *   While kernel.sched_ipcc is 0 the hardware is paused
+ *   (ipcc_itd_set_active()): those bits and HRESET are clear on every
+ *   CPU, and the scores stay.
  *
  * - HRESET. With classification on, __switch_to() resets the history of
  *   the CPU (x86_ipcc_hreset()), so that a task's class is not computed
@@ -54,7 +57,8 @@
  * -EINVAL and changes
  * nothing):
  *
- *   status       r   "state on|waiting|off", "classes N",
+ *   status       r   "state on|waiting|off", "hardware on|off" (off
+ *                    also while kernel.sched_ipcc is 0), "classes N",
  *                    "hreset_mask 0xM".
  *   enabled      rw  "1" while classification is on. Write "0" to switch
  *                    it off (ipcc_itd_disable()), "1" to switch it on
@@ -70,10 +74,14 @@
  *
  * ipcc_itd_mutex   Serialises switching classification on and off and
  *                  the writers of ipcc_itd_active, ipcc_itd_off,
- *                  ipcc_itd_cpuhp_state and ipcc_itd_smt_classes. Taken in process context only,
+ *                  ipcc_itd_paused, ipcc_itd_cpuhp_state and
+ *                  ipcc_itd_smt_classes. Taken in process context only,
  *                  never in CPU hotplug callbacks or under the HFI
  *                  driver's locks (those hooks queue work instead).
- * (none)           ipcc_itd_active, ipcc_itd_off and
+ * cpus_read_lock  ipcc_itd_paused is also written with the CPU hotplug
+ *                  lock read-held, so that a CPU coming online sees the
+ *                  value the other CPUs were switched to.
+ * (none)           ipcc_itd_active, ipcc_itd_off, ipcc_itd_paused and
  *                  ipcc_itd_smt_classes are written with WRITE_ONCE() and
  *                  read with READ_ONCE() by the hotplug, syscore, tick
  *                  and HFI hook paths; ipcc_itd_have_scores is set with
@@ -251,6 +259,8 @@ static bool ipcc_itd_param_off __initdata;
 /* Written under ipcc_itd_mutex; see "Locking" for the lockless readers. */
 static bool ipcc_itd_active;
 static bool ipcc_itd_off;
+/* kernel.sched_ipcc is 0: the hardware does not classify (see below). */
+static bool ipcc_itd_paused;
 static int ipcc_itd_cpuhp_state;
 static u32 ipcc_itd_smt_classes;
 
@@ -736,6 +746,12 @@ static const struct x86_ipcc_ops ipcc_itd_ops = {
  * Per-CPU switching, on the CPU itself (hotplug callbacks, syscore).
  */
 
+/* Whether the hardware classifies: in use and not paused by the mode. */
+static bool ipcc_itd_hw_on(void)
+{
+	return READ_ONCE(ipcc_itd_active) && !READ_ONCE(ipcc_itd_paused);
+}
+
 /*
  * Classification on: the package's ITD enable (written only when it is
  * clear, so once per package), the thread's classification, then HRESET:
@@ -798,7 +814,7 @@ static void ipcc_itd_cpu_disable(u32 hreset_mask, bool package)
  */
 static int ipcc_itd_cpu_online(unsigned int cpu)
 {
-	if (READ_ONCE(ipcc_itd_active))
+	if (ipcc_itd_hw_on())
 		ipcc_itd_cpu_enable(ipcc_itd_hw.hreset_mask);
 
 	return 0;
@@ -821,7 +837,7 @@ static int ipcc_itd_cpu_offline(unsigned int cpu)
  */
 static int ipcc_itd_syscore_suspend(void *data)
 {
-	if (READ_ONCE(ipcc_itd_active))
+	if (ipcc_itd_hw_on())
 		ipcc_itd_cpu_disable(ipcc_itd_hw.hreset_mask, true);
 
 	return 0;
@@ -829,7 +845,7 @@ static int ipcc_itd_syscore_suspend(void *data)
 
 static void ipcc_itd_syscore_resume(void *data)
 {
-	if (READ_ONCE(ipcc_itd_active))
+	if (ipcc_itd_hw_on())
 		ipcc_itd_cpu_enable(ipcc_itd_hw.hreset_mask);
 }
 
@@ -882,7 +898,7 @@ static void ipcc_itd_enable_locked(void)
 	}
 	ipcc_itd_cpuhp_state = ret;
 
-	if (ipcc_itd_hw.hreset_mask)
+	if (ipcc_itd_hw.hreset_mask && !ipcc_itd_paused)
 		static_branch_enable(&x86_ipcc_hreset_key);
 
 	ret = x86_ipcc_register(&ipcc_itd_ops);
@@ -944,6 +960,55 @@ void ipcc_itd_disable(void)
 	WRITE_ONCE(ipcc_itd_off, true);
 	ipcc_itd_disable_locked();
 	mutex_unlock(&ipcc_itd_mutex);
+}
+
+static void ipcc_itd_cpu_pause(void *unused)
+{
+	ipcc_itd_cpu_disable(ipcc_itd_hw.hreset_mask, true);
+}
+
+static void ipcc_itd_cpu_resume(void *unused)
+{
+	ipcc_itd_cpu_enable(ipcc_itd_hw.hreset_mask);
+}
+
+/**
+ * ipcc_itd_set_active() - pause or resume the hardware for the mode
+ * @on: false while ``kernel.sched_ipcc`` is 0
+ *
+ * Implements arch_ipcc_set_active(). Paused, no CPU classifies threads
+ * (the packages' ITD enable and every thread's classification clear)
+ * and no context switch issues HRESET; the backend stays registered and
+ * its scores, which are the HFI's, stay readable. Unlike
+ * ipcc_itd_disable() this follows the mode both ways, and a backend
+ * that switches on later starts paused if asked to before.
+ *
+ * Context: process context, may sleep; takes the CPU hotplug lock.
+ */
+void ipcc_itd_set_active(bool on)
+{
+	if (!ipcc_itd_wanted)
+		return;
+
+	guard(mutex)(&ipcc_itd_mutex);
+	if (ipcc_itd_paused == !on)
+		return;
+
+	if (!on)
+		static_branch_disable(&x86_ipcc_hreset_key);
+
+	cpus_read_lock();
+	WRITE_ONCE(ipcc_itd_paused, !on);
+	if (ipcc_itd_active)
+		on_each_cpu(on ? ipcc_itd_cpu_resume : ipcc_itd_cpu_pause,
+			    NULL, 1);
+	if (on && ipcc_itd_active && ipcc_itd_hw.hreset_mask)
+		static_branch_enable_cpuslocked(&x86_ipcc_hreset_key);
+	cpus_read_unlock();
+
+	if (ipcc_itd_active)
+		pr_info("task classification %s (kernel.sched_ipcc)\n",
+			on ? "resumed" : "paused");
 }
 
 /*
@@ -1143,6 +1208,7 @@ static int ipcc_itd_status_show(struct seq_file *m, void *v)
 		state = "waiting";
 
 	seq_printf(m, "state %s\n", state);
+	seq_printf(m, "hardware %s\n", ipcc_itd_hw_on() ? "on" : "off");
 	seq_printf(m, "classes %u\n", ipcc_itd_layout.nr_classes);
 	seq_printf(m, "hreset_mask %#x\n", ipcc_itd_hw.hreset_mask);
 

@@ -934,6 +934,15 @@ static void itd_test_callbacks(struct kunit *test)
 
 	WRITE_ONCE(ipcc_itd_active, true);
 
+	/* Paused by the mode: coming online and resuming touch nothing. */
+	WRITE_ONCE(ipcc_itd_paused, true);
+	itd_test_set_msrs(ctx, 0x1, 0, 0);
+	KUNIT_EXPECT_EQ(test, ipcc_itd_cpu_online(0), 0);
+	ipcc_itd_syscore_resume(NULL);
+	KUNIT_EXPECT_EQ(test, ipcc_itd_syscore_suspend(NULL), 0);
+	KUNIT_EXPECT_EQ(test, ctx->nr_ev, 0);
+	WRITE_ONCE(ipcc_itd_paused, false);
+
 	itd_test_set_msrs(ctx, 0x1, 0, 0);
 	KUNIT_EXPECT_EQ(test, ipcc_itd_cpu_online(0), 0);
 	itd_test_expect_events(test, on, ARRAY_SIZE(on));
