@@ -516,6 +516,25 @@ static bool ipcc_swap_domain(struct sched_domain *sd)
 }
 
 /*
+ * Whether @sd holds a CPU where @p's class scores better than on @cpu.
+ * A cluster of E-cores (CLS, with SD_ASYM_PACKING from ITMT) holds none:
+ * a swap search there cannot find a partner. Bounded by the span; stops
+ * at the first such CPU.
+ */
+static bool ipcc_domain_has_better(struct sched_domain *sd,
+				   struct task_struct *p, int cpu)
+{
+	int other;
+
+	for_each_cpu(other, sched_domain_span(sd)) {
+		if (sched_ipcc_task_gain(p, cpu, other) > 0)
+			return true;
+	}
+
+	return false;
+}
+
+/*
  * Look in @sd for the CPU whose running task and this CPU's gain most
  * from trading places, and queue the swap. Return whether one was queued.
  * Called with the RCU read lock held and no runqueue lock.
@@ -592,7 +611,14 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 
 void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
 {
-	if (ipcc_swap_domain(sd))
+	struct task_struct *curr;
+
+	if (!ipcc_swap_domain(sd))
+		return;
+
+	guard(rcu)();
+	curr = rcu_dereference(rq->curr);
+	if (ipcc_swappable(curr) && ipcc_domain_has_better(sd, curr, cpu_of(rq)))
 		ipcc_try_swap(rq, sd);
 }
 
@@ -630,8 +656,10 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 				class == ts->class ? ts->next : 0))
 		return;
 
+	/* The lowest asymmetric domain that holds a better CPU for curr. */
 	sd = rcu_dereference(rq->sd);
-	while (sd && !ipcc_swap_domain(sd))
+	while (sd && !(ipcc_swap_domain(sd) &&
+		       ipcc_domain_has_better(sd, curr, cpu)))
 		sd = rcu_dereference(sd->parent);
 	if (sd)
 		found = ipcc_try_swap(rq, sd);

@@ -459,10 +459,11 @@ static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
  *
  * Called when the periodic balance of a busy CPU moved nothing. In
  * %IPCC_MODE_FULL, for an asymmetric domain (%SD_ASYM_PACKING or
- * %SD_ASYM_CPUCAPACITY; not the SMT level, not NUMA): looks for the busy
- * CPU of @sd whose running task and this CPU's would gain most from
- * trading places, and has migrate_swap() exchange them from a work item
- * when ipcc_should_swap() agrees. Both tasks must be fair tasks that
+ * %SD_ASYM_CPUCAPACITY; not the SMT level, not NUMA) that holds a CPU
+ * where the class of this CPU's running task scores better than here:
+ * looks for the busy CPU of @sd whose running task and this CPU's would
+ * gain most from trading places, and has migrate_swap() exchange them
+ * from a work item when ipcc_should_swap() agrees. Both tasks must be fair tasks that
  * sched_ipcc_balance_gain() does not treat as neutral.
  *
  * Context: softirq, RCU read lock held (sched_balance_rq()), no
@@ -485,9 +486,10 @@ static inline void sched_ipcc_balance_swap(struct rq *rq,
  * would sched_ipcc_balance_swap(). In %IPCC_MODE_FULL, a CPU whose running
  * task's class scores better elsewhere by more than half the
  * ``swap_threshold`` knob (sched_ipcc_task_headroom()) does the same
- * search on its tick instead, in its lowest asymmetric domain. A search
- * that finds nothing doubles the wait before the next one, from 4 ms to
- * 32 ms; a swap or a new class starts over.
+ * search on its tick instead, in its lowest asymmetric domain that holds
+ * a CPU where that class scores better. A search that finds nothing
+ * doubles the wait before the next one, from 4 ms to 32 ms; a swap or a
+ * new class starts over.
  *
  * Context: the scheduler tick (hard interrupt), no runqueue lock held.
  */
