@@ -101,6 +101,8 @@
  * and numa2-hw between commits c352776 and bba7b2f), minus a margin of
  * about a tenth for boots not measured yet:
  *   under, under-switch: 0.97..1.00 measured, claimed 1.00 -> 0.90
+ *   under, two nodes:    0.91..1.00 (numa2-hw; 0.91 in the clean-clone
+ *                        run at cc75d34)                  -> 0.80
  *   under-switch, two nodes: 0.67..1.00 (numa2-hw)        -> 0.55
  *   full, one node:      0.75..1.00                      -> 0.65
  *   full, two nodes:     0.52..0.96                      -> 0.40
@@ -116,6 +118,7 @@
  * boots, so that scenario catches a broken mode 2 most times, not all.
  */
 #define UNDER_MIN_PCT	90
+#define UNDER_NUMA_MIN_PCT 80
 #define FULL_MIN_PCT	65
 #define FULL_NUMA_MIN_PCT 40
 #define SWITCH_NUMA_MIN_PCT 55
@@ -649,7 +652,8 @@ TEST_F_TIMEOUT(place, under_subscribed, 240)
 	run_under(_metadata, pl, 1, s1);
 	run_under(_metadata, pl, 2, s2);
 
-	check_share(_metadata, "under", s0[0], s2[0], UNDER_MIN_PCT);
+	check_share(_metadata, "under", s0[0], s2[0],
+		    numa_guest() ? UNDER_NUMA_MIN_PCT : UNDER_MIN_PCT);
 	check_share(_metadata, "under-switch", s0[1], s2[1],
 		    numa_guest() ? SWITCH_NUMA_MIN_PCT : UNDER_MIN_PCT);
 }
