@@ -259,6 +259,39 @@ static size_t itd_test_fill(struct itd_test_image *img, unsigned int nr,
 	return 8 + stride + rows * stride;
 }
 
+/*
+ * Thread Director needs the HFI: clearing HFI clears ITD (cpuid-deps.c),
+ * and clearing ITD leaves HFI. On a local copy of the capabilities; the
+ * boot CPU's are left alone, and so is a CPU that has the HFI (clearing a
+ * feature the boot CPU has warns once alternatives are patched).
+ */
+static bool itd_test_has(struct cpuinfo_x86 *c, unsigned int feature)
+{
+	return test_bit(feature, (unsigned long *)c->x86_capability);
+}
+
+static void itd_test_cpuid_deps(struct kunit *test)
+{
+	struct cpuinfo_x86 c = {};
+	bool hfi, itd;
+
+	if (boot_cpu_has(X86_FEATURE_HFI) || boot_cpu_has(X86_FEATURE_ITD))
+		kunit_skip(test, "this CPU has the HFI");
+
+	set_bit(X86_FEATURE_HFI, (unsigned long *)c.x86_capability);
+	set_bit(X86_FEATURE_ITD, (unsigned long *)c.x86_capability);
+	clear_cpu_cap(&c, X86_FEATURE_ITD);
+	hfi = itd_test_has(&c, X86_FEATURE_HFI);
+	KUNIT_EXPECT_TRUE(test, hfi);
+
+	set_bit(X86_FEATURE_ITD, (unsigned long *)c.x86_capability);
+	clear_cpu_cap(&c, X86_FEATURE_HFI);
+	hfi = itd_test_has(&c, X86_FEATURE_HFI);
+	itd = itd_test_has(&c, X86_FEATURE_ITD);
+	KUNIT_EXPECT_FALSE(test, hfi);
+	KUNIT_EXPECT_FALSE(test, itd);
+}
+
 static void itd_test_probe(struct kunit *test)
 {
 	struct itd_test_ctx *ctx = test->priv;
@@ -986,6 +1019,7 @@ static void itd_test_disable_unused(struct kunit *test)
 }
 
 static struct kunit_case ipcc_itd_test_cases[] = {
+	KUNIT_CASE(itd_test_cpuid_deps),
 	KUNIT_CASE(itd_test_probe),
 	KUNIT_CASE(itd_test_layout),
 	KUNIT_CASE(itd_test_parse_1class),
