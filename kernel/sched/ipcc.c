@@ -3,7 +3,7 @@
  * IPC classes (IPCC): hardware task classes for hybrid CPUs.
  *
  * Hybrid CPUs can classify the instruction mix of the running thread
- * (Intel Thread Director, AMD workload classification) and publish, per
+ * (Intel Thread Director, the one backend so far) and publish, per
  * CPU and per class, how well that CPU runs it (performance and energy
  * efficiency scores). This file is the scheduler core of that feature:
  *

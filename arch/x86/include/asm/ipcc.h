@@ -7,9 +7,9 @@
  *
  * <linux/sched/ipcc.h> wants one set of arch_ipcc_*() hooks per
  * architecture. On x86 a backend provides them: Intel Thread Director
- * (CONFIG_X86_IPCC_ITD) today, AMD's workload classification later. A
- * backend fills a &struct x86_ipcc_ops and registers it once it is
- * usable; arch/x86/kernel/cpu/ipcc.c forwards the hooks to it.
+ * (CONFIG_X86_IPCC_ITD), the only one so far. A backend fills a
+ * &struct x86_ipcc_ops and registers it once it is usable;
+ * arch/x86/kernel/cpu/ipcc.c forwards the hooks to it.
  *
  * The second half of this file is the Thread Director backend's interface
  * to the rest of the kernel: the HRESET on context switch and the hooks
