@@ -269,7 +269,8 @@ static bool ipcc_itd_have_scores;
 
 /*
  * Hardware access. Every CPUID and MSR access of this file goes through
- * these wrappers, which KUnit redirects to fakes.
+ * these wrappers, which KUnit redirects to fakes, except the tick's class
+ * read (ipcc_itd_read_class()), which has no test hook.
  */
 
 static u64 ipcc_itd_rdmsr(u32 msr)
@@ -314,8 +315,6 @@ static void ipcc_itd_set_hreset_mask(u32 mask)
 static bool ipcc_itd_siblings_idle(int cpu)
 {
 	int sib;
-
-	KUNIT_STATIC_STUB_REDIRECT(ipcc_itd_siblings_idle, cpu);
 
 	for_each_cpu(sib, topology_sibling_cpumask(cpu)) {
 		if (sib != cpu && !idle_cpu(sib))
@@ -489,22 +488,25 @@ static int ipcc_itd_decode_char(u64 val, unsigned int nr)
  * @nr:          number of classes
  * @smt_classes: classes trusted only while the SMT siblings are idle
  * @cpu:         the CPU the value was read on
+ * @idle:        whether the SMT siblings of a CPU are idle
+ *               (ipcc_itd_siblings_idle(); KUnit passes a fake)
  *
- * Looks at the siblings only for a class in @smt_classes.
+ * Calls @idle only for a class in @smt_classes. Always inlined, so that
+ * the tick's call of @idle is a direct one.
  *
  * Return: the class; the error of ipcc_itd_decode_char(); -EAGAIN when
  * the class is in @smt_classes and a sibling of @cpu is busy.
  */
-static int ipcc_itd_classify(u64 val, unsigned int nr, u32 smt_classes,
-			     int cpu)
+static __always_inline int ipcc_itd_classify(u64 val, unsigned int nr,
+					     u32 smt_classes, int cpu,
+					     bool (*idle)(int cpu))
 {
 	int class = ipcc_itd_decode_char(val, nr);
 
 	if (class < 0)
 		return class;
 
-	if (class < 32 && (smt_classes & BIT(class)) &&
-	    !ipcc_itd_siblings_idle(cpu))
+	if (class < 32 && (smt_classes & BIT(class)) && !idle(cpu))
 		return -EAGAIN;
 
 	return class;
@@ -705,13 +707,19 @@ static unsigned int ipcc_itd_nr_classes(void)
 	return ipcc_itd_layout.nr_classes;
 }
 
-/* The scheduler tick, interrupts disabled: one MSR read. */
+/*
+ * The scheduler tick, interrupts disabled: one MSR read, and a look at the
+ * SMT siblings for a class trusted only while they are idle. No KUnit
+ * hook on this path.
+ */
 static int ipcc_itd_read_class(struct task_struct *curr)
 {
-	return ipcc_itd_classify(ipcc_itd_rdmsr(MSR_IA32_HW_FEEDBACK_CHAR),
-				 ipcc_itd_layout.nr_classes,
+	u64 val;
+
+	rdmsrl(MSR_IA32_HW_FEEDBACK_CHAR, val);
+	return ipcc_itd_classify(val, ipcc_itd_layout.nr_classes,
 				 READ_ONCE(ipcc_itd_smt_classes),
-				 smp_processor_id());
+				 smp_processor_id(), ipcc_itd_siblings_idle);
 }
 
 static int ipcc_itd_get_scores(int cpu, unsigned int class, u8 *perf,
