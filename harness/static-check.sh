@@ -81,3 +81,39 @@ print(f'[ipcc] static checks: {len(new) + len(touched)} files, '
       f'{theirs} of the base lines (left alone)', file=sys.stderr)
 sys.exit(1 if fails else 0)
 PY
+prc=$?
+
+# No test hook on the tick path: the tick's functions, and the functions
+# they call directly, must not test kunit_running, the key behind
+# KUNIT_STATIC_STUB_REDIRECT() (a wrapper KUnit can redirect is a call, a
+# test and, in a KUnit-enabled kernel, a load on every tick).
+tick_fns="__sched_ipcc_tick arch_ipcc_read_class ipcc_itd_read_class"
+disas() {
+	objdump -d --no-show-raw-insn --disassemble="$1" "$BUILD/vmlinux" 2>/dev/null |
+		sed -n "/^[0-9a-f]* <$1>:/,/^\$/p"
+}
+trc=0
+for fn in $tick_fns; do
+	body=$(disas "$fn")
+	if [ -z "$body" ]; then
+		msg "tick path: $fn is not in vmlinux"
+		$R case static "tick path without KUnit hooks: $fn" fail >/dev/null
+		trc=1
+		continue
+	fi
+	callees=$(printf '%s\n' "$body" | sed -n 's/.*call .*<\([A-Za-z0-9_.]*\)>$/\1/p' |
+		grep -v -e '^__fentry__$' -e '^__SCT__' -e 'thunk' | sort -u)
+	hooked=
+	for c in "$fn" $callees; do
+		# grep reads it all: with pipefail, -q could fail the pipeline.
+		disas "$c" | grep '<kunit_running>' >/dev/null && hooked+=" $c"
+	done
+	if [ -n "$hooked" ]; then
+		msg "tick path: $fn reaches KUnit hooks in:$hooked"
+		$R case static "tick path without KUnit hooks: $fn" fail >/dev/null
+		trc=1
+	else
+		$R case static "tick path without KUnit hooks: $fn" pass >/dev/null
+	fi
+done
+[ $prc -eq 0 ] && [ $trc -eq 0 ]
