@@ -565,7 +565,7 @@ static void check_share(struct __test_metadata *_metadata,
 	 * Better than mainline by a margin, unless mode 2 is near perfect or
 	 * mainline reached the threshold too: an under-subscribed start can
 	 * land the tasks on P-cores by chance (numa2-hw, under-switch: 0.67
-	 * in both modes at 4acfc8d), and then the margin says nothing about
+	 * in both modes at e32f057), and then the margin says nothing about
 	 * mode 2. Not being worse than mainline is the benchmark's to judge.
 	 */
 	if (pct(share2) < NEAR_ALL_PCT && pct(share0) < min_pct)
