@@ -463,8 +463,8 @@ static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
  * where the class of this CPU's running task scores better than here:
  * looks for the busy CPU of @sd whose running task and this CPU's would
  * gain most from trading places, and has migrate_swap() exchange them
- * from a work item when ipcc_should_swap() agrees. Both tasks must be fair tasks that
- * sched_ipcc_balance_gain() does not treat as neutral.
+ * from a work item when ipcc_should_swap() agrees. Both tasks must be
+ * fair tasks that sched_ipcc_balance_gain() does not treat as neutral.
  *
  * Context: softirq, RCU read lock held (sched_balance_rq()), no
  * runqueue lock held.

@@ -266,11 +266,6 @@ static size_t itd_test_fill(struct itd_test_image *img, unsigned int nr,
  * boot CPU's are left alone, and so is a CPU that has the HFI (clearing a
  * feature the boot CPU has warns once alternatives are patched).
  */
-static bool itd_test_has(struct cpuinfo_x86 *c, unsigned int feature)
-{
-	return test_bit(feature, (unsigned long *)c->x86_capability);
-}
-
 static void itd_test_cpuid_deps(struct kunit *test)
 {
 	struct cpuinfo_x86 c = {};
@@ -279,16 +274,16 @@ static void itd_test_cpuid_deps(struct kunit *test)
 	if (boot_cpu_has(X86_FEATURE_HFI) || boot_cpu_has(X86_FEATURE_ITD))
 		kunit_skip(test, "this CPU has the HFI");
 
-	set_bit(X86_FEATURE_HFI, (unsigned long *)c.x86_capability);
-	set_bit(X86_FEATURE_ITD, (unsigned long *)c.x86_capability);
+	set_cpu_cap(&c, X86_FEATURE_HFI);
+	set_cpu_cap(&c, X86_FEATURE_ITD);
 	clear_cpu_cap(&c, X86_FEATURE_ITD);
-	hfi = itd_test_has(&c, X86_FEATURE_HFI);
+	hfi = cpu_has(&c, X86_FEATURE_HFI);
 	KUNIT_EXPECT_TRUE(test, hfi);
 
-	set_bit(X86_FEATURE_ITD, (unsigned long *)c.x86_capability);
+	set_cpu_cap(&c, X86_FEATURE_ITD);
 	clear_cpu_cap(&c, X86_FEATURE_HFI);
-	hfi = itd_test_has(&c, X86_FEATURE_HFI);
-	itd = itd_test_has(&c, X86_FEATURE_ITD);
+	hfi = cpu_has(&c, X86_FEATURE_HFI);
+	itd = cpu_has(&c, X86_FEATURE_ITD);
 	KUNIT_EXPECT_FALSE(test, hfi);
 	KUNIT_EXPECT_FALSE(test, itd);
 }

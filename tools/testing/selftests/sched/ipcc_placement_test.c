@@ -781,17 +781,6 @@ static int cpu_node(int cpu)
 	return 0;
 }
 
-/* A busy child on @cpu at @nice: vector work if @vector, else spin-wait. */
-static pid_t spawn_nice(struct __test_metadata *_metadata,
-			struct placement *pl, int cpu, bool vector, int nice)
-{
-	pid_t pid = spawn(_metadata, pl, cpu, vector ? CLASS_HIGH : CLASS_ZERO,
-			  false);
-
-	EXPECT_EQ(0, setpriority(PRIO_PROCESS, pid, nice));
-	return pid;
-}
-
 static int move_to(pid_t pid, int a, int b)
 {
 	cpu_set_t set;
@@ -855,7 +844,7 @@ static enum pull_result pull_trial(struct __test_metadata *_metadata,
 				   int *moved)
 {
 	enum pull_result res;
-	pid_t high, low;
+	pid_t high, low, hog;
 	long end;
 
 	/* Each alone on a CPU first, so that the hardware classifies it. */
@@ -864,7 +853,8 @@ static enum pull_result pull_trial(struct __test_metadata *_metadata,
 	sleep_ms(CLASS_MS);
 
 	/* Both queued behind the hog on @src; @dst idle. */
-	spawn_nice(_metadata, pl, src, false, -20);
+	hog = spawn(_metadata, pl, src, CLASS_ZERO, false);
+	EXPECT_EQ(0, setpriority(PRIO_PROCESS, hog, -20));
 	EXPECT_EQ(0, setpriority(PRIO_PROCESS, high, 19));
 	EXPECT_EQ(0, setpriority(PRIO_PROCESS, low, 19));
 	EXPECT_EQ(0, move_to(low, src, -1));
