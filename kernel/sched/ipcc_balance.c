@@ -76,7 +76,7 @@
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/mmu_context.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
 #include "sched.h"
@@ -230,13 +230,21 @@ bool ipcc_break_rq_tie(int mode, int gain_cand, int gain_busiest)
  * @last_swap: time of the last swap either CPU took part in, 0 for none
  * @ratelimit: minimum time between two swaps of a CPU, in ns
  *
- * Return: true when the swap gains more than @threshold and neither CPU
+ * A swap where one task loses must keep at least a quarter of what the
+ * other gains (the loss is at most three quarters of the gain): it makes
+ * the system faster by a margin, rather than moving most of one task's
+ * speed to the other (say -900 for +1000 of 1024).
+ *
+ * Return: true when the swap gains more than @threshold, neither task
+ * loses more than three quarters of the other's gain, and neither CPU
  * swapped within the last @ratelimit ns.
  */
 bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 		      u64 last_swap, u64 ratelimit)
 {
 	if (gain_a + gain_b <= threshold)
+		return false;
+	if (4 * -min(gain_a, gain_b) > 3 * max(gain_a, gain_b))
 		return false;
 
 	return !last_swap || now >= last_swap + ratelimit;
@@ -466,29 +474,61 @@ struct ipcc_swap {
 };
 
 static DEFINE_PER_CPU(struct ipcc_swap, ipcc_swap_slot);
-/* local_clock() of the start and of the end of a CPU's last swap. */
+/*
+ * Time (ipcc_now()) of the start and of the end of a CPU's last swap.
+ * Compared across CPUs, so from a clock all CPUs share.
+ */
 static DEFINE_PER_CPU(u64, ipcc_last_swap);
 /* Swaps decided and not yet done that a CPU takes part in. */
 static DEFINE_PER_CPU(atomic_t, ipcc_swap_inflight);
+
+/*
+ * The time swaps are rate limited by: CLOCK_MONOTONIC, which every CPU
+ * reads alike (local_clock() may drift between CPUs), and which may be
+ * read from the tick's hard interrupt.
+ */
+static u64 ipcc_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/* Whether a CPU has no RT or deadline task that stopping it would delay. */
+static bool ipcc_rq_only_fair(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return !READ_ONCE(rq->rt.rt_nr_running) &&
+	       !READ_ONCE(rq->dl.dl_nr_running);
+}
+
+/*
+ * Whether the swap @s still makes sense as its work item runs, on @s's
+ * first CPU: the second task still runs on its CPU, the first one still
+ * waits on its own (this work item preempted it), and neither CPU has a
+ * task of a higher scheduling class that stopping it would delay.
+ * Lockless: migrate_swap() checks the placement again under both
+ * runqueue locks.
+ */
+static bool ipcc_swap_still_due(struct ipcc_swap *s)
+{
+	guard(rcu)();
+	return task_cpu(s->a) == s->cpu_a && task_on_rq_queued(s->a) &&
+	       rcu_dereference(cpu_rq(s->cpu_b)->curr) == s->b &&
+	       ipcc_rq_only_fair(s->cpu_a) && ipcc_rq_only_fair(s->cpu_b);
+}
 
 static void ipcc_swap_workfn(struct work_struct *work)
 {
 	struct ipcc_swap *s = container_of(work, struct ipcc_swap, work);
 
-	/*
-	 * migrate_swap() stops both CPUs before it checks, with both
-	 * runqueues locked, that each task is still on its CPU and may run
-	 * on the other one. Skip that when either task has moved meanwhile.
-	 */
-	if (sched_ipcc_mode() == IPCC_MODE_FULL &&
-	    task_cpu(s->a) == s->cpu_a && task_cpu(s->b) == s->cpu_b &&
-	    !migrate_swap(s->a, s->b, s->cpu_b, s->cpu_a))
+	if (sched_ipcc_mode() == IPCC_MODE_FULL && ipcc_swap_still_due(s) &&
+	    !ipcc_migrate_swap(s->a, s->b, s->cpu_b, s->cpu_a))
 		sched_ipcc_account_balance(IPCC_STAT_SWAP, s->a, s->cpu_a,
 					   s->cpu_b, s->gain);
 
 	/* The rate limit runs from the end of the swap too. */
-	WRITE_ONCE(per_cpu(ipcc_last_swap, s->cpu_a), local_clock());
-	WRITE_ONCE(per_cpu(ipcc_last_swap, s->cpu_b), local_clock());
+	WRITE_ONCE(per_cpu(ipcc_last_swap, s->cpu_a), ipcc_now());
+	WRITE_ONCE(per_cpu(ipcc_last_swap, s->cpu_b), ipcc_now());
 	atomic_dec(per_cpu_ptr(&ipcc_swap_inflight, s->cpu_a));
 	atomic_dec(per_cpu_ptr(&ipcc_swap_inflight, s->cpu_b));
 
@@ -555,7 +595,7 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	if (!ipcc_swappable(a))
 		return false;
 
-	now = local_clock();
+	now = ipcc_now();
 	last_a = READ_ONCE(per_cpu(ipcc_last_swap, this_cpu));
 
 	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
@@ -650,7 +690,7 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 
 	/* A class the last look was not for is looked for at once. */
 	class = sched_ipcc_task_class(curr);
-	now = local_clock();
+	now = ipcc_now();
 	if (!ipcc_tick_swap_due(sched_ipcc_task_headroom(curr, cpu),
 				READ_ONCE(ipcc_swap_threshold), now,
 				class == ts->class ? ts->next : 0))

@@ -189,6 +189,17 @@ static void ipcc_test_should_swap_threshold(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(300, -301, 0, now, 0, rl));
 	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(301, -200, 64, now, 0, rl));
 
+	/*
+	 * A loss of more than three quarters of the other task's gain never
+	 * swaps, even with a sum above the threshold: -900 for +1000 moves
+	 * speed from one task to the other rather than adding any.
+	 */
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(1000, -900, 64, now, 0, rl));
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(-900, 1000, 64, now, 0, rl));
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(1000, -750, 64, now, 0, rl));
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(1000, -751, 64, now, 0, rl));
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(-750, 1000, 0, now, 0, rl));
+
 	/* Score 0 (do not use this CPU) on the source: a full-scale gain. */
 	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(ipcc_gain(1024, 0),
 						 ipcc_gain(0, 0),

@@ -741,6 +741,7 @@ TEST_F_TIMEOUT(hw, rpl_confusion_and_flapping, 120)
 }
 
 #define QUEUE_EVENT	"events/workqueue/workqueue_queue_work"
+#define SWAP_NUMA_EVENT	"events/sched/sched_swap_numa"
 
 /*
  * How many lines of the trace buffer hold @what and were traced in a
@@ -763,6 +764,31 @@ static int trace_count_in(const char *what, const char *ctx)
 			continue;
 		flags += 2;
 		if (strlen(flags) > 2 && strchr(ctx, flags[2]))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * How many sched_swap_numa events of the trace buffer exchanged two tasks
+ * within one node: never a NUMA balancing swap.
+ */
+static int trace_count_same_node_swaps(void)
+{
+	static char buf[1 << 20];
+	int n = 0, src, dst;
+	char *line, *at;
+
+	if (read_text(TRACING "/trace", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		if (line[0] == '#' || !strstr(line, "sched_swap_numa:"))
+			continue;
+		at = strstr(line, "src_nid=");
+		if (!at || sscanf(at, "src_nid=%d", &src) != 1)
+			continue;
+		at = strstr(line, "dst_nid=");
+		if (at && sscanf(at, "dst_nid=%d", &dst) == 1 && src == dst)
 			n++;
 	}
 	return n;
@@ -799,12 +825,17 @@ static void unpin(pid_t pid)
  * Shown to fail: with the search stopping at the lowest asymmetric domain
  * (the series before ipcc_domain_has_better()): 0 swaps queued by the
  * tick in 3 s on adl-hw and mtl-hw. After: 4, 8 and 2 (lnl-hw).
+ *
+ * The same swaps must not fire NUMA balancing's sched_swap_numa
+ * tracepoint, which tools read as NUMA swaps (IPCC swaps stay within a
+ * node; NUMA balancing's cross nodes). Shown to fail before IPCC called
+ * migrate_swap() untraced: one event per swap done.
  */
 TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
 {
 	struct part *pt = &self->pt;
 	pid_t pids[QMP_MAX_CPUS];
-	int i, n = 0, queued, periodic;
+	int i, n = 0, queued, periodic, numa;
 	char buf[16];
 
 	if (first_cpu(pt, "e") < 0 || !model_is(pt, "oracle"))
@@ -829,19 +860,24 @@ TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
 	usleep(500000);
 	ASSERT_EQ(0, trace_set("trace", ""));
 	ASSERT_EQ(0, trace_set(QUEUE_EVENT "/enable", "1"));
+	ASSERT_EQ(0, trace_set(SWAP_NUMA_EVENT "/enable", "1"));
 	for (i = 0; i < n; i++)
 		unpin(pids[i]);
 	sleep(3);
 	trace_set(QUEUE_EVENT "/enable", "0");
+	trace_set(SWAP_NUMA_EVENT "/enable", "0");
 	queued = trace_count_in("function=ipcc_swap_workfn", "hH");
 	periodic = trace_count_in("function=ipcc_swap_workfn", "s");
+	numa = trace_count_same_node_swaps();
 	for (i = 0; i < n; i++)
 		stop_work(pids[i]);
 
 	TH_LOG("swaps queued in 3 s: %d by the tick, %d by the periodic balance",
 	       queued, periodic);
+	TH_LOG("sched_swap_numa events within a node: %d", numa);
 	ASSERT_LE(0, queued);
 	EXPECT_LT(0, queued);
+	EXPECT_EQ(0, numa);
 }
 
 TEST_HARNESS_MAIN
