@@ -402,6 +402,26 @@ void sched_ipcc_note_migrate(struct task_struct *p)
 
 	WRITE_ONCE(p->ipcc.last_migrate, now ?: 1);
 }
+int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
+			struct task_struct **task)
+{
+	struct task_struct *curr;
+
+	*task = NULL;
+	if (!(sd->flags & (SD_ASYM_PACKING | SD_ASYM_CPUCAPACITY)))
+		return 0;
+	if (READ_ONCE(rq->nr_running) != 1)
+		return 0;
+
+	curr = rcu_dereference(rq->curr);
+	if (!curr || curr->sched_class != &fair_sched_class ||
+	    !cpumask_test_cpu(dst_cpu, curr->cpus_ptr))
+		return 0;
+
+	*task = curr;
+	return sched_ipcc_balance_gain(curr, cpu_of(rq), dst_cpu);
+}
+
 
 /*
  * Misfit: the best score of @class on the CPUs of more capacity than

@@ -395,6 +395,30 @@ int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu);
 bool sched_ipcc_balance_movable(struct task_struct *p);
 
 /**
+ * sched_ipcc_tie_gain() - class gain of the task a balance would move
+ * @sd:      the domain being balanced
+ * @rq:      a runqueue of @sd, not locked
+ * @dst_cpu: the CPU balancing
+ * @task:    set to the task the gain is for, or NULL when there is none
+ *
+ * The balancer breaks ties between groups and between runqueues by the
+ * gain on @dst_cpu of the task that would move. Only one such task is
+ * known without the runqueue's lock: the running task of a runqueue that
+ * has no other, which an active balance (asym packing, misfit) moves.
+ * A runqueue with more tasks gives up one of its queued tasks instead,
+ * which detach_tasks() picks by class with the runqueue locked. So the
+ * gain is that of the running task when it is the runqueue's only task,
+ * a fair task allowed on @dst_cpu, and @sd has asymmetric CPUs
+ * (%SD_ASYM_PACKING or %SD_ASYM_CPUCAPACITY), as
+ * sched_ipcc_balance_gain() sees it; 0 otherwise.
+ *
+ * Context: RCU read lock held (the balancer's).
+ * Return: the gain, in normalised units, or 0.
+ */
+int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
+			struct task_struct **task);
+
+/**
  * sched_ipcc_note_migrate() - record a class-driven migration
  * @p: the task that is being moved because of its class
  *
@@ -677,6 +701,13 @@ static inline bool sched_ipcc_balance_movable(struct task_struct *p)
 }
 
 static inline void sched_ipcc_note_migrate(struct task_struct *p) { }
+
+static inline int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq,
+				      int dst_cpu, struct task_struct **task)
+{
+	*task = NULL;
+	return 0;
+}
 
 static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
 				     bool account)

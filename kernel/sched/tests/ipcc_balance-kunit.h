@@ -418,6 +418,76 @@ static void ipcc_test_cooldown(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ipcc_in_cooldown(1000, 1000, 0));
 }
 
+/*
+ * Ties are broken by the task a balance would move, and only where that
+ * task is known without the runqueue's lock: the running task of a
+ * runqueue that has no other, allowed on the destination, in a domain
+ * with asymmetric CPUs. A busier runqueue's running task is the one task
+ * detach_tasks() never moves.
+ */
+static void ipcc_test_tie_task(struct kunit *test)
+{
+	struct task_struct *p, *got;
+	struct sched_domain *sd;
+	struct rq *rq;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs, have %u", nr_cpu_ids);
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	rq = kunit_kzalloc(test, sizeof(*rq), GFP_KERNEL);
+	sd = kunit_kzalloc(test, sizeof(*sd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, rq);
+	KUNIT_ASSERT_NOT_NULL(test, sd);
+
+	p->sched_class = &fair_sched_class;
+	p->ipcc = (struct sched_ipcc_task)SCHED_IPCC_TASK_INIT;
+	p->cpus_ptr = &p->cpus_mask;
+	cpumask_set_cpu(0, &p->cpus_mask);
+	cpumask_set_cpu(1, &p->cpus_mask);
+	p->nr_cpus_allowed = 2;
+	rq->cpu = 0;
+	rq->nr_running = 1;
+	RCU_INIT_POINTER(rq->curr, p);
+	sd->flags = SD_ASYM_PACKING;
+
+	rcu_read_lock();
+	sched_ipcc_tie_gain(sd, rq, 1, &got);
+	KUNIT_EXPECT_PTR_EQ(test, got, p);
+	sd->flags = SD_ASYM_CPUCAPACITY;
+	sched_ipcc_tie_gain(sd, rq, 1, &got);
+	KUNIT_EXPECT_PTR_EQ(test, got, p);
+
+	/* Another task queued: a pull would take that one. */
+	rq->nr_running = 2;
+	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
+	rq->nr_running = 1;
+
+	/* No asymmetry in the domain: classes do not decide there. */
+	sd->flags = SD_SHARE_LLC;
+	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
+	sd->flags = SD_ASYM_PACKING;
+
+	/* Not allowed on the destination. */
+	cpumask_clear_cpu(1, &p->cpus_mask);
+	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
+	cpumask_set_cpu(1, &p->cpus_mask);
+
+	/* Other scheduling classes and an idle CPU: none. */
+	p->sched_class = &rt_sched_class;
+	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
+	p->sched_class = &fair_sched_class;
+	RCU_INIT_POINTER(rq->curr, NULL);
+	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
+	rcu_read_unlock();
+}
+
 static void ipcc_test_task_eligibility(struct kunit *test)
 {
 	unsigned int cooldown = ipcc_get_cooldown_ms();
@@ -506,6 +576,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_tick_swap_due),
 	KUNIT_CASE(ipcc_test_swap_scan_wait),
 	KUNIT_CASE(ipcc_test_class_misfit),
+	KUNIT_CASE(ipcc_test_tie_task),
 	KUNIT_CASE(ipcc_test_numa_class_delta),
 	KUNIT_CASE(ipcc_test_numa_tie),
 	KUNIT_CASE(ipcc_test_cooldown),
