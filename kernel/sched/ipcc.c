@@ -27,7 +27,9 @@
  * rq->lock     The lock of the task's runqueue serialises writers of a
  *              task's struct sched_ipcc_task: the tick holds it; exec and
  *              override writes take task_rq_lock(). sched_fork() writes
- *              a child that nobody else can see yet.
+ *              a child that nobody else can see yet. The reset of every
+ *              task when IPCC is switched runs when no hook can, without
+ *              the lock (ipcc_reset_all_tasks()).
  * RCU          Protects the score table. Readers use rcu_read_lock()
  *              (nested inside the load balancer's); the writer publishes
  *              a new table with rcu_assign_pointer() under ipcc_mutex and
@@ -468,19 +470,87 @@ static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
 	return t;
 }
 
-/* Reset every task's state; see "Switching on and off" above. */
-static void ipcc_reset_all_tasks(void)
-{
-	struct task_struct *g, *p;
+/*
+ * The task walk of ipcc_reset_all_tasks() leaves its RCU read-side
+ * section and may reschedule after this many tasks.
+ */
+#define IPCC_RESET_BATCH	1024
 
-	lockdep_assert_held(&ipcc_mutex);
+/* A walk that lost its place this many times finishes without breaks. */
+#define IPCC_RESET_RESTARTS	3
+
+/*
+ * Leave the task walk's RCU read-side section to let the CPU reschedule,
+ * keeping @g and @t pinned. Return whether the walk may go on from them:
+ * false when either exited meanwhile and left the task lists.
+ */
+static bool ipcc_walk_break(struct task_struct *g, struct task_struct *t)
+{
+	bool alive;
+
+	get_task_struct(g);
+	get_task_struct(t);
+	rcu_read_unlock();
+	cond_resched();
+	rcu_read_lock();
+	alive = pid_alive(g) && pid_alive(t);
+	put_task_struct(t);
+	put_task_struct(g);
+
+	return alive;
+}
+
+/**
+ * ipcc_reset_walk() - reset the state of every task
+ * @batch: tasks reset between two breaks of the walk; 0 for no break
+ *
+ * Called with sched_ipcc_key off and no hook running (see
+ * ipcc_reset_all_tasks()), so it takes no runqueue lock. Every @batch
+ * tasks it leaves the RCU read-side section and may reschedule; when a
+ * task it held on to exited meanwhile, it starts over (resetting a task
+ * twice does no harm), and after %IPCC_RESET_RESTARTS such restarts it
+ * finishes in one section.
+ *
+ * Return: the number of breaks taken.
+ */
+static unsigned int ipcc_reset_walk(unsigned int batch)
+{
+	unsigned int n = 0, breaks = 0, restarts = 0;
+	struct task_struct *g, *t;
 
 	rcu_read_lock();
-	for_each_process_thread(g, p) {
-		scoped_guard (task_rq_lock, p)
-			ipcc_task_init(&p->ipcc);
+again:
+	for_each_process_thread(g, t) {
+		ipcc_task_init(&t->ipcc);
+		if (!batch || ++n % batch)
+			continue;
+		breaks++;
+		if (ipcc_walk_break(g, t))
+			continue;
+		if (++restarts >= IPCC_RESET_RESTARTS)
+			batch = 0;
+		goto again;
 	}
 	rcu_read_unlock();
+
+	return breaks;
+}
+
+/*
+ * Reset every task's state; see "Switching on and off" above. The hooks
+ * that write a task's state (tick, exec, fork) run only
+ * with sched_ipcc_key on and with interrupts or preemption disabled, and
+ * overrides are set under ipcc_mutex, which the caller holds. Going on,
+ * the key is still off; going off, synchronize_rcu() after the key went
+ * off waits for the hooks that were already running. So the reset needs
+ * no runqueue lock, and it breaks its walk (ipcc_reset_walk()) so that a
+ * system with many tasks still reschedules.
+ */
+static void ipcc_reset_all_tasks(void)
+{
+	lockdep_assert_held(&ipcc_mutex);
+
+	ipcc_reset_walk(IPCC_RESET_BATCH);
 }
 
 static void ipcc_set_key_locked(bool on)
@@ -495,6 +565,8 @@ static void ipcc_set_key_locked(bool on)
 		static_branch_enable(&sched_ipcc_key);
 	} else {
 		static_branch_disable(&sched_ipcc_key);
+		/* Wait for the hooks still running; no new one starts. */
+		synchronize_rcu();
 		ipcc_reset_all_tasks();
 	}
 }

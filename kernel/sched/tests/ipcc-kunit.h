@@ -578,6 +578,46 @@ static void ipcc_test_headroom(struct kunit *test)
 	kvfree(t);
 }
 
+/*
+ * Switching IPCC resets every task. The walk must reach every task, the
+ * running one included, and leave its RCU read-side section every batch
+ * of tasks to let the CPU reschedule, rather than hold it over all the
+ * tasks of the system.
+ */
+static void ipcc_test_reset_walk(struct kunit *test)
+{
+	struct task_struct *g, *t;
+	unsigned int nr = 0, breaks;
+
+	if (static_key_enabled(&sched_ipcc_key))
+		kunit_skip(test, "IPCC is on: its hooks write task state");
+
+	rcu_read_lock();
+	for_each_process_thread(g, t)
+		nr++;
+	rcu_read_unlock();
+
+	current->ipcc.class = 2;
+	current->ipcc.flags = IPCC_TASK_OVERRIDDEN;
+	mutex_lock(&ipcc_mutex);
+	breaks = ipcc_reset_walk(4);
+	mutex_unlock(&ipcc_mutex);
+
+	KUNIT_EXPECT_EQ(test, current->ipcc.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_EQ(test, current->ipcc.flags, 0);
+	/* One break per 4 tasks; tasks may come and go meanwhile. */
+	kunit_info(test, "%u tasks, %u breaks", nr, breaks);
+	KUNIT_EXPECT_GE(test, breaks, nr / 8);
+	KUNIT_EXPECT_GE(test, breaks, 1U);
+
+	/* Batch 0: one section, no break. */
+	current->ipcc.class = 1;
+	mutex_lock(&ipcc_mutex);
+	KUNIT_EXPECT_EQ(test, ipcc_reset_walk(0), 0U);
+	mutex_unlock(&ipcc_mutex);
+	KUNIT_EXPECT_EQ(test, current->ipcc.class, IPCC_CLASS_NONE);
+}
+
 /* Generation the racing score source reports for every pair. */
 static atomic_t ipcc_test_gen;
 
@@ -698,6 +738,7 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
 	KUNIT_CASE(ipcc_test_headroom),
+	KUNIT_CASE(ipcc_test_reset_walk),
 	KUNIT_CASE(ipcc_test_parse_override_good),
 	KUNIT_CASE(ipcc_test_parse_override_bad),
 	KUNIT_CASE(ipcc_test_parse_debounce),
