@@ -61,6 +61,7 @@
 #include <linux/kstrtox.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
@@ -95,10 +96,14 @@ static unsigned int ipcc_nr __read_mostly;
 static unsigned int ipcc_debounce_ticks __read_mostly =
 	IPCC_DEBOUNCE_TICKS_DEFAULT;
 
-/* Normalised scores of one (CPU, class) pair. */
+/*
+ * Normalised scores of one (CPU, class) pair, and the best perf score of
+ * the class on the CPUs of higher capacity (class misfit).
+ */
 struct ipcc_cell {
 	u16	perf;
 	u16	eff;
+	u16	bigger;
 };
 
 /* Cell value of a pair the arch has no scores for. */
@@ -261,6 +266,24 @@ static int ipcc_table_cell(const struct ipcc_score_table *t, int cpu,
 
 	c = &t->cells[(unsigned int)cpu * t->nr_classes + class];
 	v = eff ? c->eff : c->perf;
+
+	return v == IPCC_CELL_UNKNOWN ? -1 : v;
+}
+
+/*
+ * The best perf score of @class on the CPUs of more capacity than @cpu,
+ * or -1 when there is none or none has a score.
+ */
+static int ipcc_table_bigger(const struct ipcc_score_table *t, int cpu,
+			     int class)
+{
+	u16 v;
+
+	if (!t || class < 0 || (unsigned int)class >= t->nr_classes ||
+	    cpu < 0 || (unsigned int)cpu >= t->nr_cpus)
+		return -1;
+
+	v = t->cells[(unsigned int)cpu * t->nr_classes + class].bigger;
 
 	return v == IPCC_CELL_UNKNOWN ? -1 : v;
 }
@@ -428,13 +451,81 @@ int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
 /* The signature of arch_ipcc_get_scores(); KUnit passes its own. */
 typedef int (*ipcc_get_scores_fn)(int cpu, unsigned int class, u8 *perf,
 				  u8 *eff);
+typedef unsigned long (*ipcc_get_capacity_fn)(int cpu);
+
+/* A CPU and its capacity, sorted by decreasing capacity. */
+struct ipcc_cap_rank {
+	unsigned long	cap;
+	int		cpu;
+};
+
+static int ipcc_cap_rank_cmp(const void *a, const void *b)
+{
+	const struct ipcc_cap_rank *x = a, *y = b;
+
+	if (x->cap != y->cap)
+		return x->cap < y->cap ? 1 : -1;
+	return x->cpu - y->cpu;
+}
 
 /*
- * A new score table from @get. Pairs @get has no data for stay unknown
- * (neutral); a 0 score stays 0 ("do not use this CPU for the class").
+ * Fill the bigger cell of every pair of @t: the best known perf score of
+ * the class on the CPUs whose capacity (@cap) exceeds the pair's CPU's.
+ * A sweep over the CPUs by decreasing capacity keeps the best score seen
+ * so far per class; a run of equal capacities reads it before adding to
+ * it. O(n log n) in the possible CPUs, done once per table, so that the
+ * misfit check on the pick and tick paths reads a single cell.
+ */
+static int ipcc_fill_bigger(struct ipcc_score_table *t, ipcc_get_capacity_fn cap)
+{
+	unsigned int nr = t->nr_classes, n = 0, i, j, class;
+	u16 best[IPCC_MAX_CLASSES];
+	struct ipcc_cap_rank *rank;
+	int cpu;
+
+	rank = kvmalloc_array(nr_cpu_ids, sizeof(*rank), GFP_KERNEL);
+	if (!rank)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		rank[n].cap = cap(cpu);
+		rank[n++].cpu = cpu;
+	}
+	sort(rank, n, sizeof(*rank), ipcc_cap_rank_cmp, NULL);
+
+	memset(best, 0xff, sizeof(best));
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && rank[j].cap == rank[i].cap; j++) {
+			struct ipcc_cell *c = &t->cells[rank[j].cpu * nr];
+
+			for (class = 0; class < nr; class++)
+				c[class].bigger = best[class];
+		}
+		for (j = i; j < n && rank[j].cap == rank[i].cap; j++) {
+			struct ipcc_cell *c = &t->cells[rank[j].cpu * nr];
+
+			for (class = 0; class < nr; class++) {
+				if (c[class].perf == IPCC_CELL_UNKNOWN)
+					continue;
+				if (best[class] == IPCC_CELL_UNKNOWN ||
+				    c[class].perf > best[class])
+					best[class] = c[class].perf;
+			}
+		}
+	}
+
+	kvfree(rank);
+	return 0;
+}
+
+/*
+ * A new score table from @get, with the CPU capacities @cap. Pairs @get
+ * has no data for stay unknown (neutral); a 0 score stays 0 ("do not use
+ * this CPU for the class").
  */
 static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
-						 ipcc_get_scores_fn get)
+						 ipcc_get_scores_fn get,
+						 ipcc_get_capacity_fn cap)
 {
 	unsigned int nr_cells = nr_cpu_ids * nr_classes;
 	struct ipcc_score_table *t;
@@ -467,7 +558,18 @@ static struct ipcc_score_table *ipcc_build_table(unsigned int nr_classes,
 		}
 	}
 
+	if (ipcc_fill_bigger(t, cap)) {
+		kvfree(t);
+		return NULL;
+	}
+
 	return t;
+}
+
+/* The capacity the scheduler's asymmetry machinery sees. */
+static unsigned long ipcc_cpu_capacity(int cpu)
+{
+	return arch_scale_cpu_capacity(cpu);
 }
 
 /*
@@ -538,12 +640,14 @@ again:
 
 /*
  * Reset every task's state; see "Switching on and off" above. The hooks
- * that write a task's state (tick, exec, fork) run only
- * with sched_ipcc_key on and with interrupts or preemption disabled, and
- * overrides are set under ipcc_mutex, which the caller holds. Going on,
- * the key is still off; going off, synchronize_rcu() after the key went
- * off waits for the hooks that were already running. So the reset needs
- * no runqueue lock, and it breaks its walk (ipcc_reset_walk()) so that a
+ * that write a task's state (tick, exec, fork, class misfit) run only
+ * with sched_ipcc_key on, and write with interrupts or preemption
+ * disabled; overrides are set under ipcc_mutex, which the caller holds.
+ * Going on, the key is still off; going off, synchronize_rcu() after the
+ * key went off waits for the hooks that were already writing. (An exec
+ * or a fork that tested the key just before it went off may still write
+ * later; it writes what the reset writes.) So the reset needs no
+ * runqueue lock, and it breaks its walk (ipcc_reset_walk()) so that a
  * system with many tasks still reschedules.
  */
 static void ipcc_reset_all_tasks(void)
@@ -588,7 +692,8 @@ static void ipcc_update_locked(void)
 	old = rcu_dereference_protected(ipcc_table,
 					lockdep_is_held(&ipcc_mutex));
 	if (nr) {
-		new = ipcc_build_table(nr, arch_ipcc_get_scores);
+		new = ipcc_build_table(nr, arch_ipcc_get_scores,
+				       ipcc_cpu_capacity);
 		if (!new) {
 			pr_warn_once("sched/ipcc: no memory for the score cache\n");
 			new = old;
@@ -719,6 +824,23 @@ int sched_ipcc_task_headroom(struct task_struct *p, int cpu)
 	return ipcc_table_headroom(t, class, cpu);
 }
 
+/**
+ * ipcc_bigger_score() - best score of a class on the CPUs bigger than one
+ * @cpu:   the CPU
+ * @class: the class, 0-based
+ *
+ * Reads one cell of the score cache: the best perf score of @class on the
+ * CPUs whose capacity, when the cache was built, exceeded @cpu's, whatever
+ * their affinity and whether they are online.
+ *
+ * Return: the score, or -1 when no bigger CPU has one.
+ */
+int ipcc_bigger_score(int cpu, int class)
+{
+	guard(rcu)();
+	return ipcc_table_bigger(rcu_dereference(ipcc_table), cpu, class);
+}
+
 /*
  * Hooks.
  */
@@ -746,6 +868,9 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
 	int read;
 
 	lockdep_assert_rq_held(rq);
+
+	if (unlikely(st->flags & IPCC_TASK_MISFIT))
+		ipcc_misfit_tick(curr);
 
 	if (!regs || !user_mode(regs))
 		return;

@@ -30,6 +30,9 @@
  *                           periodic balance.
  * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
  * status()                  much better on a bigger CPU is a misfit.
+ * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
+ * src_rq(),                 pulled only by a CPU where its class runs
+ * detach_tasks()            that much better.
  * task_numa_compare() 1, 2  ipcc_numa_tie_win(), ipcc_numa_class_delta():
  *                           NUMA swap ties (mode 2: the class term is part
  *                           of the swap's improvement); the idle CPU a
@@ -54,7 +57,9 @@
  * Locking:
  *
  * rq->lock   The pull and misfit hooks run with the source runqueue
- *            locked by fair.c; the rest runs without runqueue locks.
+ *            locked by fair.c, but for sched_ipcc_misfit_src_ok(),
+ *            which reads a remote runqueue's running task under RCU;
+ *            the rest runs without runqueue locks.
  * RCU        Remote rq->curr is read with rcu_dereference() under the
  *            balancer's RCU read lock; a task found that way is only
  *            referenced inside that section, or pinned with
@@ -67,7 +72,8 @@
  *            they are done. Racing deciders may still pick the same
  *            partner; migrate_swap() then finds a task moved.
  *            The tick's look state (struct ipcc_tick_scan) is read and
- *            written by its CPU's tick only.
+ *            written by its CPU's tick only. ipcc_misfit_marked is
+ *            written with its CPU's runqueue locked, read by its tick.
  * (none)     Knobs and swap timestamps are single words read and written
  *            with READ_ONCE()/WRITE_ONCE(); a stale value only shifts one
  *            decision.
@@ -396,12 +402,6 @@ int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 	return sched_ipcc_task_gain(p, src_cpu, dst_cpu);
 }
 
-void sched_ipcc_note_migrate(struct task_struct *p)
-{
-	u32 now = (u32)jiffies;
-
-	WRITE_ONCE(p->ipcc.last_migrate, now ?: 1);
-}
 int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
 			struct task_struct **task)
 {
@@ -422,60 +422,124 @@ int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
 	return sched_ipcc_balance_gain(curr, cpu_of(rq), dst_cpu);
 }
 
-
-/*
- * Misfit: the best score of @class on the CPUs of more capacity than
- * @cpu's that @p may use. asym_cap_list is sorted by decreasing capacity.
- * Return the score and set *best_cpu, or return -1 when there is no such
- * CPU.
- */
-static int ipcc_best_bigger_score(struct task_struct *p, int cpu, int class,
-				  int *best_cpu)
+void sched_ipcc_note_migrate(struct task_struct *p)
 {
-	unsigned long cap = arch_scale_cpu_capacity(cpu);
-	struct asym_cap_data *entry;
-	int c, score, best = -1;
+	u32 now = (u32)jiffies;
 
-	guard(rcu)();
-	list_for_each_entry_rcu(entry, &asym_cap_list, link) {
-		if (entry->capacity <= cap)
-			break;
-
-		for_each_cpu_and(c, cpu_capacity_span(entry), p->cpus_ptr) {
-			if (!cpu_active(c))
-				continue;
-
-			score = sched_ipcc_score(c, class);
-			if (score > best) {
-				best = score;
-				*best_cpu = c;
-			}
-		}
-	}
-
-	return best;
+	WRITE_ONCE(p->ipcc.last_migrate, now ?: 1);
 }
 
-bool __sched_ipcc_misfit(struct task_struct *p, int cpu, bool account)
+/*
+ * Class misfit. The task a CPU's update_misfit_status() last marked a
+ * misfit by class: written by that CPU with its runqueue locked, read by
+ * its tick, compared and never dereferenced.
+ */
+static DEFINE_PER_CPU(struct task_struct *, ipcc_misfit_marked);
+
+static void ipcc_misfit_mark(struct rq *rq, struct task_struct *p, bool on)
+{
+	u8 flags = p->ipcc.flags;
+
+	if (on) {
+		flags |= IPCC_TASK_MISFIT;
+		per_cpu(ipcc_misfit_marked, cpu_of(rq)) = p;
+	} else {
+		flags &= ~IPCC_TASK_MISFIT;
+	}
+	if (flags != p->ipcc.flags)
+		WRITE_ONCE(p->ipcc.flags, flags);
+}
+
+bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits)
+{
+	int cpu = cpu_of(rq), class = sched_ipcc_task_class(p);
+	bool misfit = false;
+	int here, best;
+
+	lockdep_assert_rq_held(rq);
+
+	if (fits && class >= 0 && sched_ipcc_balance_movable(p)) {
+		best = ipcc_bigger_score(cpu, class);
+		here = sched_ipcc_score(cpu, class);
+		misfit = best >= 0 &&
+			 ipcc_class_misfit(here, best,
+					   READ_ONCE(ipcc_misfit_threshold));
+	}
+
+	if (misfit && !rq->misfit_task_load)
+		sched_ipcc_account_balance(IPCC_STAT_MISFIT, p, cpu, -1,
+					   best - here);
+	ipcc_misfit_mark(rq, p, misfit);
+
+	return fits && !misfit;
+}
+
+/**
+ * ipcc_misfit_pull_ok() - whether a CPU should pull a misfit task
+ * @class_misfit: the task is a misfit by its class only (it fits its CPU
+ *                by utilization)
+ * @allowed:      the task may run on the pulling CPU
+ * @score_src:    the score of the task's class where it runs
+ * @score_dst:    the score of its class on the pulling CPU
+ * @threshold:    the ``misfit_threshold`` knob
+ *
+ * A class misfit was marked for its best score on some bigger CPU; the
+ * CPU that pulls it must itself beat its score here by the same margin
+ * (a Lunar Lake-like part has bigger CPUs of two kinds). A misfit by
+ * utilization is left to the existing rules.
+ *
+ * Return: true when the pull may go on.
+ */
+bool ipcc_misfit_pull_ok(bool class_misfit, bool allowed, int score_src,
+			 int score_dst, int threshold)
+{
+	if (!class_misfit)
+		return true;
+
+	return allowed && ipcc_class_misfit(score_src, score_dst, threshold);
+}
+
+bool __sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu, int dst_cpu,
+			      bool queued)
 {
 	int class = sched_ipcc_task_class(p);
-	int here, best, best_cpu = -1;
+	bool ok;
 
 	if (class < 0 || !sched_ipcc_balance_movable(p))
-		return false;
+		return !queued;
+	if (!queued && !(READ_ONCE(p->ipcc.flags) & IPCC_TASK_MISFIT))
+		return true;
 
-	best = ipcc_best_bigger_score(p, cpu, class, &best_cpu);
-	if (best < 0)
-		return false;
+	ok = ipcc_misfit_pull_ok(true, cpumask_test_cpu(dst_cpu, p->cpus_ptr),
+				 sched_ipcc_score(src_cpu, class),
+				 sched_ipcc_score(dst_cpu, class),
+				 READ_ONCE(ipcc_misfit_threshold));
+	/* detach_tasks() takes a queued task it accepts: the cooldown starts. */
+	if (ok && queued)
+		sched_ipcc_note_migrate(p);
 
-	here = sched_ipcc_score(cpu, class);
-	if (!ipcc_class_misfit(here, best, READ_ONCE(ipcc_misfit_threshold)))
-		return false;
+	return ok;
+}
 
-	if (account)
-		sched_ipcc_account_balance(IPCC_STAT_MISFIT, p, cpu, best_cpu,
-					   best - here);
-	return true;
+bool __sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
+{
+	guard(rcu)();
+	return __sched_ipcc_misfit_pull(rcu_dereference(src->curr), cpu_of(src),
+					dst_cpu, false);
+}
+
+/*
+ * @curr, marked a misfit by class, runs on this CPU's tick. When this
+ * CPU is not the one that marked it, it has moved (pulled up, or placed
+ * elsewhere by a wake-up): its cooldown starts and the mark goes.
+ */
+void ipcc_misfit_tick(struct task_struct *curr)
+{
+	if (this_cpu_read(ipcc_misfit_marked) == curr)
+		return;
+
+	sched_ipcc_note_migrate(curr);
+	WRITE_ONCE(curr->ipcc.flags, curr->ipcc.flags & ~IPCC_TASK_MISFIT);
 }
 
 /*

@@ -429,14 +429,37 @@ int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
 void sched_ipcc_note_migrate(struct task_struct *p);
 
 /**
- * __sched_ipcc_misfit() - out-of-line part of sched_ipcc_misfit()
- * @p:       the task
- * @cpu:     the CPU it runs on
- * @account: count a positive verdict as an %IPCC_STAT_MISFIT decision
+ * __sched_ipcc_task_fits() - out-of-line part of sched_ipcc_task_fits()
+ * @rq:   the runqueue @p runs or is picked on, locked
+ * @p:    the task
+ * @fits: whether @p fits by utilization
  *
- * Return: see sched_ipcc_misfit().
+ * Return: see sched_ipcc_task_fits().
  */
-bool __sched_ipcc_misfit(struct task_struct *p, int cpu, bool account);
+bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits);
+
+/**
+ * __sched_ipcc_misfit_pull() - whether a CPU should pull a task as a misfit
+ * @p:       the task
+ * @src_cpu: the CPU it is on
+ * @dst_cpu: the CPU that would pull it
+ * @queued:  @p is a queued task detach_tasks() looks at, rather than the
+ *           running task of a runqueue the balancer picked for its misfit
+ *
+ * Return: see sched_ipcc_misfit_pull() (@queued) and
+ * sched_ipcc_misfit_src_ok().
+ */
+bool __sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu, int dst_cpu,
+			      bool queued);
+
+/**
+ * __sched_ipcc_misfit_src_ok() - out-of-line part of sched_ipcc_misfit_src_ok()
+ * @src:     a runqueue with a misfit task, not locked
+ * @dst_cpu: the CPU balancing
+ *
+ * Return: see sched_ipcc_misfit_src_ok().
+ */
+bool __sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu);
 
 /**
  * __sched_ipcc_balance_swap() - out-of-line part of sched_ipcc_balance_swap()
@@ -452,28 +475,72 @@ void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd);
 void __sched_ipcc_tick_swap(struct rq *rq);
 
 /**
- * sched_ipcc_misfit() - whether a task's class makes it a misfit
- * @p:       a fair task that fits @cpu by utilization
- * @cpu:     the CPU it runs on, of less than the highest capacity @p may use
- * @account: count a positive verdict as an %IPCC_STAT_MISFIT decision (the
- *           caller sets it when the verdict newly marks a misfit)
+ * sched_ipcc_task_fits() - whether a task fits its CPU, by class too
+ * @rq:   the runqueue @p runs or is picked on, locked
+ * @p:    a fair task on a CPU of less than the highest capacity it may use
+ * @fits: whether @p fits that CPU by utilization (task_fits_cpu())
  *
- * In %IPCC_MODE_FULL, a task whose class scores on some CPU of higher
- * capacity that it may use more than the ``misfit_threshold`` knob above
- * its score on @cpu is a misfit: the misfit machinery of asymmetric
- * capacity systems then pulls it up to a bigger CPU as soon as one has
- * room. Unclassified tasks and the tasks sched_ipcc_balance_gain() treats
- * as neutral never are.
+ * In %IPCC_MODE_FULL, a task that fits by utilization but whose class
+ * scores more than the ``misfit_threshold`` knob better on some CPU of
+ * higher capacity than on its own does not fit: the misfit machinery of
+ * asymmetric capacity systems then pulls it up, to a bigger CPU that has
+ * room and where its class gains that much (sched_ipcc_misfit_src_ok()).
+ * The check reads one cell of the score cache. Unclassified tasks and the
+ * tasks sched_ipcc_balance_gain() treats as neutral always fit by class.
+ * A newly marked class misfit is counted (%IPCC_STAT_MISFIT).
  *
- * Context: @cpu's runqueue locked (update_misfit_status(), detach_tasks()).
- * Return: true when @p is a misfit because of its class.
+ * Context: update_misfit_status(), @rq locked.
+ * Return: whether @p fits, by utilization and by class.
  */
-static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
-				     bool account)
+static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
+					bool fits)
+{
+	if (sched_ipcc_mode() != IPCC_MODE_FULL)
+		return fits;
+	return __sched_ipcc_task_fits(rq, p, fits);
+}
+
+/**
+ * sched_ipcc_misfit_pull() - whether detach_tasks() pulls a task by class
+ * @p:       a queued task that fits @src_cpu by utilization
+ * @src_cpu: the CPU being balanced from
+ * @dst_cpu: the CPU pulling
+ *
+ * In %IPCC_MODE_FULL, a misfit pull takes such a task when its class
+ * scores more than ``misfit_threshold`` better on @dst_cpu than on
+ * @src_cpu; that starts its cooldown.
+ *
+ * Context: detach_tasks(), @src_cpu's runqueue locked.
+ * Return: true when @p is to be pulled as a misfit.
+ */
+static inline bool sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu,
+					  int dst_cpu)
 {
 	if (sched_ipcc_mode() != IPCC_MODE_FULL)
 		return false;
-	return __sched_ipcc_misfit(p, cpu, account);
+	return __sched_ipcc_misfit_pull(p, src_cpu, dst_cpu, true);
+}
+
+/**
+ * sched_ipcc_misfit_src_ok() - whether a misfit runqueue is worth pulling
+ * @src:     a runqueue with a misfit task
+ * @dst_cpu: the CPU balancing
+ *
+ * In %IPCC_MODE_FULL, when the running task of @src is a misfit by class
+ * only, @dst_cpu must be a CPU it may use where its class scores more
+ * than ``misfit_threshold`` better than on @src's CPU; otherwise the
+ * balancer would pull it, actively if need be, to where it gains
+ * nothing. Misfits by utilization are not affected.
+ *
+ * Context: sched_balance_find_src_rq(), RCU read lock held, @src not
+ * locked (lockless reads of its running task).
+ * Return: false when @dst_cpu should not pull @src's misfit.
+ */
+static inline bool sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
+{
+	if (sched_ipcc_mode() != IPCC_MODE_FULL)
+		return true;
+	return __sched_ipcc_misfit_src_ok(src, dst_cpu);
 }
 
 /**
@@ -709,10 +776,21 @@ static inline int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq,
 	return 0;
 }
 
-static inline bool sched_ipcc_misfit(struct task_struct *p, int cpu,
-				     bool account)
+static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
+					bool fits)
+{
+	return fits;
+}
+
+static inline bool sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu,
+					  int dst_cpu)
 {
 	return false;
+}
+
+static inline bool sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
+{
+	return true;
 }
 
 static inline void sched_ipcc_balance_swap(struct rq *rq,

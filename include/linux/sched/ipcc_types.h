@@ -28,11 +28,22 @@
 #define IPCC_TASK_OVERRIDDEN	BIT(0)
 
 /**
+ * define IPCC_TASK_MISFIT - flags bit of a task marked misfit by its class
+ *
+ * Set while the misfit machinery holds the task, running on a CPU where
+ * it fits by utilization, as a misfit because of its class; cleared when
+ * that verdict ends, or once the task runs on another CPU (which starts
+ * its cooldown). Tells the balancer to check the class gain on the CPU
+ * that would pull the task.
+ */
+#define IPCC_TASK_MISFIT	BIT(1)
+
+/**
  * struct sched_ipcc_task - IPC class state of one task
  * @class: current class, 0-based, or %IPCC_CLASS_NONE when unclassified.
  * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
  * @cnt:   number of consecutive user ticks of the task that read @cand.
- * @flags: %IPCC_TASK_OVERRIDDEN.
+ * @flags: %IPCC_TASK_OVERRIDDEN, %IPCC_TASK_MISFIT.
  * @last_migrate: low 32 bits of jiffies at the task's last class-driven
  *         migration (a pull or a swap by class), never 0 once set;
  *         0 when there was none. The balancer leaves the task's class out

@@ -489,6 +489,12 @@ static int ipcc_test_garbage_scores(int cpu, unsigned int class, u8 *perf,
 	return 0;
 }
 
+/* Every CPU of the same capacity. */
+static unsigned long ipcc_test_flat_capacity(int cpu)
+{
+	return SCHED_CAPACITY_SCALE;
+}
+
 static void ipcc_test_table_garbage(struct kunit *test)
 {
 	struct ipcc_score_table *t;
@@ -497,7 +503,8 @@ static void ipcc_test_table_garbage(struct kunit *test)
 	if (nr_cpu_ids < 2)
 		kunit_skip(test, "needs 2 possible CPUs, have %u", nr_cpu_ids);
 
-	t = ipcc_build_table(4, ipcc_test_garbage_scores);
+	t = ipcc_build_table(4, ipcc_test_garbage_scores,
+			     ipcc_test_flat_capacity);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 
 	/* A row of zeros stays zero: a move there is a loss, away a gain. */
@@ -563,7 +570,8 @@ static void ipcc_test_headroom(struct kunit *test)
 		kunit_skip(test, "needs 2 possible CPUs, have %u", nr_cpu_ids);
 
 	/* Built from a score source: the best of each class is found. */
-	t = ipcc_build_table(4, ipcc_test_garbage_scores);
+	t = ipcc_build_table(4, ipcc_test_garbage_scores,
+			     ipcc_test_flat_capacity);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	KUNIT_EXPECT_EQ(test, t->best_perf[0], mid);
 	KUNIT_EXPECT_EQ(test, t->best_perf[3], IPCC_SCORE_SCALE);
@@ -575,6 +583,113 @@ static void ipcc_test_headroom(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 0, 0), 0);
 	/* No data for the class: none. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_headroom(t, 2, 1), 0);
+	kvfree(t);
+}
+
+/* CPU 0 bigger than the rest, or the rest bigger than CPU 0. */
+static unsigned long ipcc_test_cpu0_big(int cpu)
+{
+	return cpu ? 300 : 1024;
+}
+
+static unsigned long ipcc_test_cpu0_small(int cpu)
+{
+	return cpu ? 1024 : 300;
+}
+
+/*
+ * CPU 0: class 0 scores 200, class 1 has no score, class 2 scores 0;
+ * the other CPUs: 150, 180 and 120.
+ */
+static int ipcc_test_two_kinds(int cpu, unsigned int class, u8 *perf,
+			       u8 *eff)
+{
+	static const u8 score[2][3] = { { 200, 0, 0 }, { 150, 180, 120 } };
+
+	if (class == 1 && cpu == 0)
+		return -ENODATA;
+	*perf = score[!!cpu][class];
+	*eff = *perf;
+	return 0;
+}
+
+/* The best known perf cell of @class on CPUs of more capacity than @cpu. */
+static int ipcc_test_bigger_walk(const struct ipcc_score_table *t, int cpu,
+				 int class, ipcc_get_capacity_fn cap)
+{
+	int c, best = -1;
+
+	for_each_possible_cpu(c) {
+		if (cap(c) > cap(cpu))
+			best = max(best, ipcc_table_cell(t, c, class, false));
+	}
+	return best;
+}
+
+static void ipcc_test_bigger_matches_walk(struct kunit *test,
+					  const struct ipcc_score_table *t,
+					  ipcc_get_capacity_fn cap)
+{
+	int cpu, class;
+
+	for_each_possible_cpu(cpu) {
+		for (class = 0; class < 3; class++)
+			KUNIT_EXPECT_EQ_MSG(test, ipcc_table_bigger(t, cpu, class),
+					    ipcc_test_bigger_walk(t, cpu, class,
+								  cap),
+					    "cpu %d class %d", cpu, class);
+	}
+}
+
+/*
+ * The misfit check reads one cell: the best score of the class on the
+ * bigger CPUs, found when the table is built. It must be what a walk over
+ * the bigger CPUs finds: unknown cells do not count, a 0 does, CPUs of
+ * the same capacity are not bigger, and CPU numbers do not matter.
+ */
+static void ipcc_test_bigger(struct kunit *test)
+{
+	struct ipcc_score_table *t;
+	int cpu, class;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "needs 2 possible CPUs, have %u", nr_cpu_ids);
+
+	t = ipcc_build_table(3, ipcc_test_two_kinds, ipcc_test_cpu0_big);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	/* Nothing is bigger than the biggest CPU. */
+	for (class = 0; class < 3; class++)
+		KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 0, class), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 0), ipcc_norm_score(200));
+	/* The bigger CPU has no score for class 1, and 0 for class 2. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 1), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 2), 0);
+	ipcc_test_bigger_matches_walk(test, t, ipcc_test_cpu0_big);
+	/* Out of range: none. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 3), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, -1), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, nr_cpu_ids, 0), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(NULL, 1, 0), -1);
+	kvfree(t);
+
+	t = ipcc_build_table(3, ipcc_test_two_kinds, ipcc_test_cpu0_small);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 0, 0), ipcc_norm_score(150));
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 0, 1), ipcc_norm_score(180));
+	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 0, 2), ipcc_norm_score(120));
+	for (class = 0; class < 3; class++)
+		KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, class), -1);
+	ipcc_test_bigger_matches_walk(test, t, ipcc_test_cpu0_small);
+	kvfree(t);
+
+	/* One capacity: no CPU is bigger than another. */
+	t = ipcc_build_table(3, ipcc_test_two_kinds, ipcc_test_flat_capacity);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for_each_possible_cpu(cpu) {
+		for (class = 0; class < 3; class++)
+			KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, cpu, class),
+					-1);
+	}
 	kvfree(t);
 }
 
@@ -653,7 +768,8 @@ static int ipcc_test_race_writer(void *arg)
 		struct ipcc_score_table *new, *old;
 
 		atomic_set(&ipcc_test_gen, i % 200 + 1);
-		new = ipcc_build_table(IPCC_MAX_CLASSES, ipcc_test_gen_scores);
+		new = ipcc_build_table(IPCC_MAX_CLASSES, ipcc_test_gen_scores,
+				       ipcc_test_flat_capacity);
 		if (!new) {
 			r->nomem = true;
 			break;
@@ -738,6 +854,7 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
 	KUNIT_CASE(ipcc_test_headroom),
+	KUNIT_CASE(ipcc_test_bigger),
 	KUNIT_CASE(ipcc_test_reset_walk),
 	KUNIT_CASE(ipcc_test_parse_override_good),
 	KUNIT_CASE(ipcc_test_parse_override_bad),

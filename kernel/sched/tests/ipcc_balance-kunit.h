@@ -419,6 +419,62 @@ static void ipcc_test_cooldown(struct kunit *test)
 }
 
 /*
+ * A class misfit is pulled only by a CPU where its class gains more than
+ * the threshold, not by any bigger CPU: an E-core of a part that also
+ * has P-cores is bigger than an LP E-core and may score about the same.
+ */
+static void ipcc_test_misfit_pull_ok(struct kunit *test)
+{
+	/* Misfits by utilization: the existing rules, whatever the scores. */
+	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(false, true, 500, 0, 256));
+	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(false, false, 0, 0, 0));
+
+	/* LP E-core 400, P-core 800, E-core 500: only the P-core pulls. */
+	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(true, true, 400, 800, 256));
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, true, 400, 500, 256));
+	/* The margin is strict, as for marking. */
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, true, 400, 656, 256));
+	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(true, true, 400, 657, 256));
+	/* A CPU the task may not use never pulls it. */
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, false, 0, 1024, 0));
+	/* A CPU that scores 0 for the class never pulls it. */
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, true, 0, 0, 0));
+}
+
+/*
+ * A task marked a class misfit that runs on another CPU than the one that
+ * marked it has moved: its tick starts its cooldown and drops the mark.
+ * On the CPU that marked it, nothing changes.
+ */
+static void ipcc_test_misfit_moved(struct kunit *test)
+{
+	struct task_struct *p, *other;
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	p->ipcc = (struct sched_ipcc_task)SCHED_IPCC_TASK_INIT;
+	p->ipcc.flags = IPCC_TASK_MISFIT | IPCC_TASK_OVERRIDDEN;
+
+	preempt_disable();
+	this_cpu_write(ipcc_misfit_marked, p);
+	ipcc_misfit_tick(p);
+	KUNIT_EXPECT_EQ(test, p->ipcc.last_migrate, 0U);
+	KUNIT_EXPECT_EQ(test, p->ipcc.flags,
+			IPCC_TASK_MISFIT | IPCC_TASK_OVERRIDDEN);
+
+	this_cpu_write(ipcc_misfit_marked, other);
+	ipcc_misfit_tick(p);
+	this_cpu_write(ipcc_misfit_marked, NULL);
+	preempt_enable();
+
+	KUNIT_EXPECT_NE(test, p->ipcc.last_migrate, 0U);
+	/* Only the mark goes; an override stays. */
+	KUNIT_EXPECT_EQ(test, p->ipcc.flags, IPCC_TASK_OVERRIDDEN);
+}
+
+/*
  * Ties are broken by the task a balance would move, and only where that
  * task is known without the runqueue's lock: the running task of a
  * runqueue that has no other, allowed on the destination, in a domain
@@ -576,6 +632,8 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_tick_swap_due),
 	KUNIT_CASE(ipcc_test_swap_scan_wait),
 	KUNIT_CASE(ipcc_test_class_misfit),
+	KUNIT_CASE(ipcc_test_misfit_pull_ok),
+	KUNIT_CASE(ipcc_test_misfit_moved),
 	KUNIT_CASE(ipcc_test_tie_task),
 	KUNIT_CASE(ipcc_test_numa_class_delta),
 	KUNIT_CASE(ipcc_test_numa_tie),
