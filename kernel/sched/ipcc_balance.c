@@ -33,10 +33,11 @@
  * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
  * src_rq(),                 pulled only by a CPU where its class runs
  * detach_tasks()            that much better.
- * task_numa_compare() 1, 2  ipcc_numa_tie_win(), ipcc_numa_class_delta():
- *                           NUMA swap ties (mode 2: the class term is part
- *                           of the swap's improvement); the idle CPU a
- *                           NUMA move lands on.
+ * task_numa_compare() 1, 2  ipcc_numa_tie_win(), ipcc_numa_class_delta(),
+ *                           ipcc_numa_swap_term(): NUMA swap ties (mode 2:
+ *                           the class term is part of the swap's
+ *                           improvement, never lifting a locality loss);
+ *                           the idle CPU a NUMA move lands on.
  * =================== ===== ==============================================
  *
  * The decisions are pure functions of plain values, unit tested by
@@ -337,6 +338,24 @@ long ipcc_numa_class_delta(int gain_p, int gain_cur)
 {
 	return ((long)gain_p + gain_cur) * IPCC_NUMA_CLASS_WEIGHT /
 	       IPCC_SCORE_SCALE;
+}
+
+/**
+ * ipcc_numa_swap_term() - the class term a NUMA swap's improvement gets
+ * @imp:   the swap's improvement by locality alone
+ * @delta: its class term (ipcc_numa_class_delta())
+ *
+ * A class gain adds to a swap that does not cost locality, and can then
+ * outweigh a marginal improvement; it never lifts a locality loss, which
+ * NUMA balancing refuses, into a gain (two full-scale gains are worth
+ * 500, half of one task's whole locality). A class loss always counts.
+ *
+ * Return: the term to add to @imp: 0 when @imp < 0 and @delta > 0,
+ * @delta otherwise.
+ */
+long ipcc_numa_swap_term(long imp, long delta)
+{
+	return imp < 0 && delta > 0 ? 0 : delta;
 }
 
 /**

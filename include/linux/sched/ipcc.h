@@ -364,6 +364,7 @@ bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 		      u64 last_swap, u64 ratelimit);
 bool ipcc_class_misfit(int score_here, int best_score, int threshold);
 long ipcc_numa_class_delta(int gain_p, int gain_cur);
+long ipcc_numa_swap_term(long imp, long delta);
 bool ipcc_numa_tie_win(int mode, long imp, long best_imp, long min_imp,
 		       long delta, long best_delta);
 bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown);
@@ -740,6 +741,11 @@ static inline bool ipcc_class_misfit(int score_here, int best_score,
 }
 
 static inline long ipcc_numa_class_delta(int gain_p, int gain_cur)
+{
+	return 0;
+}
+
+static inline long ipcc_numa_swap_term(long imp, long delta)
 {
 	return 0;
 }

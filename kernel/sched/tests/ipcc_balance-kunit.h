@@ -368,6 +368,27 @@ static void ipcc_test_numa_class_delta(struct kunit *test)
 						    IPCC_SCORE_SCALE), 1998);
 }
 
+/*
+ * The class term never lifts a swap that costs locality: two full-scale
+ * gains (+500) on a locality loss of 400 would otherwise make a swap NUMA
+ * balancing refuses look like an improvement of 100.
+ */
+static void ipcc_test_numa_swap_term(struct kunit *test)
+{
+	long best = ipcc_numa_class_delta(IPCC_SCORE_SCALE, IPCC_SCORE_SCALE);
+
+	KUNIT_EXPECT_EQ(test, best, 500L);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(-400, best), 0L);
+	KUNIT_EXPECT_LT(test, -400 + ipcc_numa_swap_term(-400, best), 0L);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(-1, 1), 0L);
+	/* No locality cost: the class term counts, and can decide. */
+	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(0, best), best);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(20, 142), 142L);
+	/* A class loss always counts. */
+	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(-400, -142), -142L);
+	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(400, -142), -142L);
+}
+
 static void ipcc_test_numa_tie(struct kunit *test)
 {
 	/* A tie with the best candidate, a larger class term: wins. */
@@ -637,6 +658,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_tie_task),
 	KUNIT_CASE(ipcc_test_numa_class_delta),
 	KUNIT_CASE(ipcc_test_numa_tie),
+	KUNIT_CASE(ipcc_test_numa_swap_term),
 	KUNIT_CASE(ipcc_test_cooldown),
 	KUNIT_CASE(ipcc_test_task_eligibility),
 	KUNIT_CASE(ipcc_test_knobs),
