@@ -441,6 +441,82 @@ int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
 	return sched_ipcc_balance_gain(curr, cpu_of(rq), dst_cpu);
 }
 
+void __sched_ipcc_group_update(struct sched_ipcc_group *g,
+			       struct sched_domain *sd, struct rq *rq,
+			       int dst_cpu)
+{
+	struct task_struct *p;
+	int gain;
+
+	gain = sched_ipcc_tie_gain(sd, rq, dst_cpu, &p);
+	if (!p || (g->task && gain <= g->gain))
+		return;
+
+	g->gain = gain;
+	g->cpu = cpu_of(rq);
+	g->task = p;
+}
+
+/* Count a busiest-group choice class changed: @win over @lose. */
+static void ipcc_account_group(const struct sched_ipcc_group *win,
+			       const struct sched_ipcc_group *lose,
+			       int dst_cpu)
+{
+	/* The gains differ, so at least one group has a task. */
+	const struct sched_ipcc_group *g = win->task ? win : lose;
+
+	if (g->task)
+		sched_ipcc_account_balance(IPCC_STAT_GROUP_TIE, g->task, g->cpu,
+					   dst_cpu, win->gain - lose->gain);
+}
+
+bool __sched_ipcc_group_pick(const struct sched_ipcc_group *cand,
+			     const struct sched_ipcc_group *busiest,
+			     int dst_cpu, bool pick)
+{
+	bool ret = ipcc_break_group_tie(sched_ipcc_mode(), true, pick,
+					cand->gain, busiest->gain);
+
+	if (ret != pick)
+		ipcc_account_group(ret ? cand : busiest, ret ? busiest : cand,
+				   dst_cpu);
+	return ret;
+}
+
+bool sched_ipcc_group_asym(const struct sched_ipcc_group *cand,
+			   const struct sched_ipcc_group *busiest, int dst_cpu,
+			   int cand_cpu, int busiest_cpu)
+{
+	bool pick = sched_asym_prefer(busiest_cpu, cand_cpu), ret;
+	int prio_cmp = pick ? 1 : (sched_asym_prefer(cand_cpu, busiest_cpu) ?
+				   -1 : 0);
+
+	ret = ipcc_asym_pick(sched_ipcc_mode(), prio_cmp, cand->gain,
+			     busiest->gain);
+	if (ret != pick)
+		ipcc_account_group(ret ? cand : busiest, ret ? busiest : cand,
+				   dst_cpu);
+	return ret;
+}
+
+bool __sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
+			 struct rq *busiest, int dst_cpu)
+{
+	struct task_struct *pc, *pb;
+	int gc, gb;
+
+	gc = sched_ipcc_tie_gain(sd, rq, dst_cpu, &pc);
+	gb = sched_ipcc_tie_gain(sd, busiest, dst_cpu, &pb);
+	if (!ipcc_break_rq_tie(sched_ipcc_mode(), gc, gb))
+		return false;
+
+	/* gc > gb: at least one of the two has a task that would move. */
+	sched_ipcc_account_balance(IPCC_STAT_RQ_TIE, pc ? pc : pb,
+				   pc ? cpu_of(rq) : cpu_of(busiest), dst_cpu,
+				   gc - gb);
+	return true;
+}
+
 void sched_ipcc_note_migrate(struct task_struct *p)
 {
 	u32 now = (u32)jiffies;

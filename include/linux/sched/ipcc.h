@@ -24,6 +24,24 @@ struct seq_file;
 struct task_struct;
 
 /**
+ * struct sched_ipcc_group - a sched group's best task to move, by class
+ * @gain: the gain on the balancing CPU of @task (sched_ipcc_tie_gain())
+ * @cpu:  the CPU @task runs on
+ * @task: the group's task whose class gains most there; NULL for none.
+ *        Valid under the balancer's RCU read lock, for one balance pass.
+ *
+ * Kept in the fair class's per-group load balancing statistics to break
+ * ties between groups. Empty without CONFIG_SCHED_IPCC.
+ */
+struct sched_ipcc_group {
+#ifdef CONFIG_SCHED_IPCC
+	int			gain;
+	int			cpu;
+	struct task_struct	*task;
+#endif
+};
+
+/**
  * define IPCC_MAX_CLASSES - number of hardware classes the core tracks
  *
  * If the hardware reports more classes, the extra ones are treated as
@@ -420,6 +438,133 @@ int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
 			struct task_struct **task);
 
 /**
+ * __sched_ipcc_group_update() - out-of-line part of sched_ipcc_group_update()
+ * @g:       the group's statistics
+ * @sd:      the domain being balanced
+ * @rq:      a runqueue of the group, not locked
+ * @dst_cpu: the CPU balancing
+ */
+void __sched_ipcc_group_update(struct sched_ipcc_group *g,
+			       struct sched_domain *sd, struct rq *rq,
+			       int dst_cpu);
+
+/**
+ * __sched_ipcc_group_pick() - out-of-line part of sched_ipcc_group_pick()
+ * @cand:    the candidate group's statistics
+ * @busiest: the current busiest group's statistics
+ * @dst_cpu: the CPU balancing
+ * @pick:    the existing rules' verdict on a tie
+ *
+ * Return: see sched_ipcc_group_pick().
+ */
+bool __sched_ipcc_group_pick(const struct sched_ipcc_group *cand,
+			     const struct sched_ipcc_group *busiest,
+			     int dst_cpu, bool pick);
+
+/**
+ * sched_ipcc_group_asym() - pick between two asym packing groups
+ * @cand:        the candidate group's statistics
+ * @busiest:     the current busiest group's statistics
+ * @dst_cpu:     the CPU balancing
+ * @cand_cpu:    the candidate group's asym_prefer_cpu
+ * @busiest_cpu: the current busiest group's asym_prefer_cpu
+ *
+ * The group on the CPUs of lowest priority goes first; between equal
+ * priorities, the one whose task gains most on @dst_cpu; in
+ * %IPCC_MODE_FULL the gain ranks above the priority (ipcc_asym_pick()).
+ * A choice class changed is counted (%IPCC_STAT_GROUP_TIE).
+ *
+ * Context: as sched_ipcc_group_update(); IPCC on.
+ * Return: true when the candidate becomes the busiest group.
+ */
+bool sched_ipcc_group_asym(const struct sched_ipcc_group *cand,
+			   const struct sched_ipcc_group *busiest, int dst_cpu,
+			   int cand_cpu, int busiest_cpu);
+
+/**
+ * __sched_ipcc_rq_tie() - out-of-line part of sched_ipcc_rq_tie()
+ * @sd:      the domain being balanced
+ * @rq:      the candidate runqueue, not locked
+ * @busiest: the current choice, not locked
+ * @dst_cpu: the CPU balancing
+ *
+ * Return: see sched_ipcc_rq_tie().
+ */
+bool __sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
+			 struct rq *busiest, int dst_cpu);
+
+/**
+ * sched_ipcc_group_update() - note a runqueue's task for group ties
+ * @g:       the group's statistics
+ * @sd:      the domain being balanced
+ * @rq:      a runqueue of the group, not locked
+ * @dst_cpu: the CPU balancing
+ *
+ * Records in @g the task sched_ipcc_tie_gain() names for @rq when its
+ * class gains more on @dst_cpu than those of the group's other
+ * runqueues seen so far.
+ *
+ * Context: update_sg_lb_stats(), RCU read lock held, no runqueue lock.
+ */
+static inline void sched_ipcc_group_update(struct sched_ipcc_group *g,
+					   struct sched_domain *sd,
+					   struct rq *rq, int dst_cpu)
+{
+	if (sched_ipcc_enabled())
+		__sched_ipcc_group_update(g, sd, rq, dst_cpu);
+}
+
+/**
+ * sched_ipcc_group_pick() - final verdict on two busiest-group candidates
+ * @cand:    the candidate group's statistics
+ * @busiest: the current busiest group's statistics
+ * @dst_cpu: the CPU balancing
+ * @tie:     whether update_sd_pick_busiest()'s rules see the two as equal
+ * @pick:    those rules' verdict: true when the candidate replaces
+ *           @busiest
+ *
+ * Ties go to the group whose task gains more on @dst_cpu
+ * (ipcc_break_group_tie()); a choice class changed is counted
+ * (%IPCC_STAT_GROUP_TIE).
+ *
+ * Context: update_sd_pick_busiest(), as sched_ipcc_group_update().
+ * Return: the verdict.
+ */
+static inline bool sched_ipcc_group_pick(const struct sched_ipcc_group *cand,
+					 const struct sched_ipcc_group *busiest,
+					 int dst_cpu, bool tie, bool pick)
+{
+	if (!sched_ipcc_enabled() || !tie)
+		return pick;
+	return __sched_ipcc_group_pick(cand, busiest, dst_cpu, pick);
+}
+
+/**
+ * sched_ipcc_rq_tie() - whether a runqueue replaces an equally busy one
+ * @sd:      the domain being balanced
+ * @rq:      the candidate runqueue, not locked
+ * @busiest: the current choice, NULL for none yet
+ * @dst_cpu: the CPU balancing
+ * @tie:     whether sched_balance_find_src_rq()'s measure sees the two as
+ *           exactly as busy
+ *
+ * @rq replaces @busiest when the task sched_ipcc_tie_gain() names for it
+ * gains strictly more on @dst_cpu (ipcc_break_rq_tie()); a choice class
+ * changed is counted (%IPCC_STAT_RQ_TIE).
+ *
+ * Context: sched_balance_find_src_rq(), RCU read lock held, no runqueue
+ * lock.
+ * Return: true when @rq replaces @busiest.
+ */
+static inline bool sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
+				     struct rq *busiest, int dst_cpu, bool tie)
+{
+	if (!sched_ipcc_enabled() || !tie || !busiest)
+		return false;
+	return __sched_ipcc_rq_tie(sd, rq, busiest, dst_cpu);
+}
+
+/**
  * sched_ipcc_note_migrate() - record a class-driven migration
  * @p: the task that is being moved because of its class
  *
@@ -780,6 +925,31 @@ static inline int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq,
 {
 	*task = NULL;
 	return 0;
+}
+
+static inline void sched_ipcc_group_update(struct sched_ipcc_group *g,
+					   struct sched_domain *sd,
+					   struct rq *rq, int dst_cpu) { }
+
+static inline bool sched_ipcc_group_pick(const struct sched_ipcc_group *cand,
+					 const struct sched_ipcc_group *busiest,
+					 int dst_cpu, bool tie, bool pick)
+{
+	return pick;
+}
+
+static inline bool sched_ipcc_group_asym(const struct sched_ipcc_group *cand,
+					 const struct sched_ipcc_group *busiest,
+					 int dst_cpu, int cand_cpu,
+					 int busiest_cpu)
+{
+	return false;
+}
+
+static inline bool sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
+				     struct rq *busiest, int dst_cpu, bool tie)
+{
+	return false;
 }
 
 static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
