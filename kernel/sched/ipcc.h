@@ -73,8 +73,8 @@ u64 ipcc_stat_read(enum ipcc_stat stat);
 
 int ipcc_bigger_score(int cpu, int class);
 void ipcc_misfit_tick(struct task_struct *curr);
-bool ipcc_misfit_pull_ok(bool class_misfit, bool allowed, int score_src,
-			 int score_dst, int threshold);
+bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
+			 int threshold);
 
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same);

@@ -421,8 +421,29 @@ int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 	return sched_ipcc_task_gain(p, src_cpu, dst_cpu);
 }
 
-int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
-			struct task_struct **task)
+/**
+ * ipcc_tie_gain() - class gain of the task a balance would move
+ * @sd:      the domain being balanced
+ * @rq:      a runqueue of @sd, not locked
+ * @dst_cpu: the CPU balancing
+ * @task:    set to the task the gain is for, or NULL when there is none
+ *
+ * The balancer breaks ties between groups and between runqueues by the
+ * gain on @dst_cpu of the task that would move. Only one such task is
+ * known without the runqueue's lock: the running task of a runqueue that
+ * has no other, which an active balance (asym packing, misfit) moves.
+ * A runqueue with more tasks gives up one of its queued tasks instead,
+ * which detach_tasks() picks by class with the runqueue locked. So the
+ * gain is that of the running task when it is the runqueue's only task,
+ * a fair task allowed on @dst_cpu, and @sd has asymmetric CPUs
+ * (%SD_ASYM_PACKING or %SD_ASYM_CPUCAPACITY), as
+ * sched_ipcc_balance_gain() sees it; 0 otherwise.
+ *
+ * Context: RCU read lock held (the balancer's).
+ * Return: the gain, in normalised units, or 0.
+ */
+static int ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
+			 struct task_struct **task)
 {
 	struct task_struct *curr;
 
@@ -448,7 +469,7 @@ void __sched_ipcc_group_update(struct sched_ipcc_group *g,
 	struct task_struct *p;
 	int gain;
 
-	gain = sched_ipcc_tie_gain(sd, rq, dst_cpu, &p);
+	gain = ipcc_tie_gain(sd, rq, dst_cpu, &p);
 	if (!p || (g->task && gain <= g->gain))
 		return;
 
@@ -505,8 +526,8 @@ bool __sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
 	struct task_struct *pc, *pb;
 	int gc, gb;
 
-	gc = sched_ipcc_tie_gain(sd, rq, dst_cpu, &pc);
-	gb = sched_ipcc_tie_gain(sd, busiest, dst_cpu, &pb);
+	gc = ipcc_tie_gain(sd, rq, dst_cpu, &pc);
+	gb = ipcc_tie_gain(sd, busiest, dst_cpu, &pb);
 	if (!ipcc_break_rq_tie(sched_ipcc_mode(), gc, gb))
 		return false;
 
@@ -570,27 +591,22 @@ bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits)
 }
 
 /**
- * ipcc_misfit_pull_ok() - whether a CPU should pull a misfit task
- * @class_misfit: the task is a misfit by its class only (it fits its CPU
- *                by utilization)
- * @allowed:      the task may run on the pulling CPU
- * @score_src:    the score of the task's class where it runs
- * @score_dst:    the score of its class on the pulling CPU
- * @threshold:    the ``misfit_threshold`` knob
+ * ipcc_misfit_pull_ok() - whether a CPU should pull a class misfit
+ * @allowed:   the task may run on the pulling CPU
+ * @score_src: the score of the task's class where it runs
+ * @score_dst: the score of its class on the pulling CPU
+ * @threshold: the ``misfit_threshold`` knob
  *
  * A class misfit was marked for its best score on some bigger CPU; the
  * CPU that pulls it must itself beat its score here by the same margin
- * (a Lunar Lake-like part has bigger CPUs of two kinds). A misfit by
- * utilization is left to the existing rules.
+ * (a Lunar Lake-like part has bigger CPUs of two kinds). Misfits by
+ * utilization do not come here: they keep the existing rules.
  *
  * Return: true when the pull may go on.
  */
-bool ipcc_misfit_pull_ok(bool class_misfit, bool allowed, int score_src,
-			 int score_dst, int threshold)
+bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
+			 int threshold)
 {
-	if (!class_misfit)
-		return true;
-
 	return allowed && ipcc_class_misfit(score_src, score_dst, threshold);
 }
 
@@ -605,7 +621,7 @@ bool __sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu, int dst_cpu,
 	if (!queued && !(READ_ONCE(p->ipcc.flags) & IPCC_TASK_MISFIT))
 		return true;
 
-	ok = ipcc_misfit_pull_ok(true, cpumask_test_cpu(dst_cpu, p->cpus_ptr),
+	ok = ipcc_misfit_pull_ok(cpumask_test_cpu(dst_cpu, p->cpus_ptr),
 				 sched_ipcc_score(src_cpu, class),
 				 sched_ipcc_score(dst_cpu, class),
 				 READ_ONCE(ipcc_misfit_threshold));

@@ -25,7 +25,7 @@ struct task_struct;
 
 /**
  * struct sched_ipcc_group - a sched group's best task to move, by class
- * @gain: the gain on the balancing CPU of @task (sched_ipcc_tie_gain())
+ * @gain: the gain on the balancing CPU of @task (ipcc_tie_gain())
  * @cpu:  the CPU @task runs on
  * @task: the group's task whose class gains most there; NULL for none.
  *        Valid under the balancer's RCU read lock, for one balance pass.
@@ -414,30 +414,6 @@ int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu);
 bool sched_ipcc_balance_movable(struct task_struct *p);
 
 /**
- * sched_ipcc_tie_gain() - class gain of the task a balance would move
- * @sd:      the domain being balanced
- * @rq:      a runqueue of @sd, not locked
- * @dst_cpu: the CPU balancing
- * @task:    set to the task the gain is for, or NULL when there is none
- *
- * The balancer breaks ties between groups and between runqueues by the
- * gain on @dst_cpu of the task that would move. Only one such task is
- * known without the runqueue's lock: the running task of a runqueue that
- * has no other, which an active balance (asym packing, misfit) moves.
- * A runqueue with more tasks gives up one of its queued tasks instead,
- * which detach_tasks() picks by class with the runqueue locked. So the
- * gain is that of the running task when it is the runqueue's only task,
- * a fair task allowed on @dst_cpu, and @sd has asymmetric CPUs
- * (%SD_ASYM_PACKING or %SD_ASYM_CPUCAPACITY), as
- * sched_ipcc_balance_gain() sees it; 0 otherwise.
- *
- * Context: RCU read lock held (the balancer's).
- * Return: the gain, in normalised units, or 0.
- */
-int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
-			struct task_struct **task);
-
-/**
  * __sched_ipcc_group_update() - out-of-line part of sched_ipcc_group_update()
  * @g:       the group's statistics
  * @sd:      the domain being balanced
@@ -500,7 +476,7 @@ bool __sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
  * @rq:      a runqueue of the group, not locked
  * @dst_cpu: the CPU balancing
  *
- * Records in @g the task sched_ipcc_tie_gain() names for @rq when its
+ * Records in @g the task ipcc_tie_gain() names for @rq when its
  * class gains more on @dst_cpu than those of the group's other
  * runqueues seen so far.
  *
@@ -548,7 +524,7 @@ static inline bool sched_ipcc_group_pick(const struct sched_ipcc_group *cand,
  * @tie:     whether sched_balance_find_src_rq()'s measure sees the two as
  *           exactly as busy
  *
- * @rq replaces @busiest when the task sched_ipcc_tie_gain() names for it
+ * @rq replaces @busiest when the task ipcc_tie_gain() names for it
  * gains strictly more on @dst_cpu (ipcc_break_rq_tie()); a choice class
  * changed is counted (%IPCC_STAT_RQ_TIE).
  *
@@ -919,13 +895,6 @@ static inline bool sched_ipcc_balance_movable(struct task_struct *p)
 }
 
 static inline void sched_ipcc_note_migrate(struct task_struct *p) { }
-
-static inline int sched_ipcc_tie_gain(struct sched_domain *sd, struct rq *rq,
-				      int dst_cpu, struct task_struct **task)
-{
-	*task = NULL;
-	return 0;
-}
 
 static inline void sched_ipcc_group_update(struct sched_ipcc_group *g,
 					   struct sched_domain *sd,

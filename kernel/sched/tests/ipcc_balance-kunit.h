@@ -446,20 +446,16 @@ static void ipcc_test_cooldown(struct kunit *test)
  */
 static void ipcc_test_misfit_pull_ok(struct kunit *test)
 {
-	/* Misfits by utilization: the existing rules, whatever the scores. */
-	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(false, true, 500, 0, 256));
-	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(false, false, 0, 0, 0));
-
 	/* LP E-core 400, P-core 800, E-core 500: only the P-core pulls. */
-	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(true, true, 400, 800, 256));
-	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, true, 400, 500, 256));
+	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(true, 400, 800, 256));
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, 400, 500, 256));
 	/* The margin is strict, as for marking. */
-	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, true, 400, 656, 256));
-	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(true, true, 400, 657, 256));
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, 400, 656, 256));
+	KUNIT_EXPECT_TRUE(test, ipcc_misfit_pull_ok(true, 400, 657, 256));
 	/* A CPU the task may not use never pulls it. */
-	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, false, 0, 1024, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(false, 0, 1024, 0));
 	/* A CPU that scores 0 for the class never pulls it. */
-	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, true, 0, 0, 0));
+	KUNIT_EXPECT_FALSE(test, ipcc_misfit_pull_ok(true, 0, 0, 0));
 }
 
 /*
@@ -530,37 +526,37 @@ static void ipcc_test_tie_task(struct kunit *test)
 	sd->flags = SD_ASYM_PACKING;
 
 	rcu_read_lock();
-	sched_ipcc_tie_gain(sd, rq, 1, &got);
+	ipcc_tie_gain(sd, rq, 1, &got);
 	KUNIT_EXPECT_PTR_EQ(test, got, p);
 	sd->flags = SD_ASYM_CPUCAPACITY;
-	sched_ipcc_tie_gain(sd, rq, 1, &got);
+	ipcc_tie_gain(sd, rq, 1, &got);
 	KUNIT_EXPECT_PTR_EQ(test, got, p);
 
 	/* Another task queued: a pull would take that one. */
 	rq->nr_running = 2;
-	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_tie_gain(sd, rq, 1, &got), 0);
 	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
 	rq->nr_running = 1;
 
 	/* No asymmetry in the domain: classes do not decide there. */
 	sd->flags = SD_SHARE_LLC;
-	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_tie_gain(sd, rq, 1, &got), 0);
 	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
 	sd->flags = SD_ASYM_PACKING;
 
 	/* Not allowed on the destination. */
 	cpumask_clear_cpu(1, &p->cpus_mask);
-	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_tie_gain(sd, rq, 1, &got), 0);
 	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
 	cpumask_set_cpu(1, &p->cpus_mask);
 
 	/* Other scheduling classes and an idle CPU: none. */
 	p->sched_class = &rt_sched_class;
-	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_tie_gain(sd, rq, 1, &got), 0);
 	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
 	p->sched_class = &fair_sched_class;
 	RCU_INIT_POINTER(rq->curr, NULL);
-	KUNIT_EXPECT_EQ(test, sched_ipcc_tie_gain(sd, rq, 1, &got), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_tie_gain(sd, rq, 1, &got), 0);
 	KUNIT_EXPECT_PTR_EQ(test, got, NULL);
 	rcu_read_unlock();
 }
