@@ -33,11 +33,6 @@
  * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
  * src_rq(),                 pulled only by a CPU where its class runs
  * detach_tasks()            that much better.
- * task_numa_compare() 1, 2  ipcc_numa_tie_win(), ipcc_numa_class_delta(),
- *                           ipcc_numa_swap_term(): NUMA swap ties (mode 2:
- *                           the class term is part of the swap's
- *                           improvement, never lifting a locality loss);
- *                           the idle CPU a NUMA move lands on.
  * =================== ===== ==============================================
  *
  * The decisions are pure functions of plain values, unit tested by
@@ -105,17 +100,6 @@
  * before the next one, from IPCC_SWAP_RATELIMIT_NS up to this.
  */
 #define IPCC_SWAP_SCAN_MAX_NS	(32 * NSEC_PER_MSEC)
-
-/*
- * NUMA: imp (task_numa_compare()) is a difference of per-mille NUMA fault
- * shares: a task with all its faults on one node has a weight of 1000
- * there, so a swap's imp ranges over +-1998. A full-scale class gain
- * (IPCC_SCORE_SCALE) is worth 250 imp, a quarter of one task's complete
- * locality: enough to decide between swaps of similar locality value or
- * to outweigh a marginal one, never enough to overturn a clear locality
- * gain.
- */
-#define IPCC_NUMA_CLASS_WEIGHT	250
 
 static unsigned int ipcc_swap_threshold __read_mostly =
 	IPCC_SWAP_THRESHOLD_DEFAULT;
@@ -318,67 +302,6 @@ u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same)
 bool ipcc_class_misfit(int score_here, int best_score, int threshold)
 {
 	return best_score - score_here > threshold;
-}
-
-/**
- * ipcc_numa_class_delta() - class term of a NUMA move or swap
- * @gain_p:   gain of the task NUMA balancing places, from its CPU to the
- *            destination CPU
- * @gain_cur: gain of the task it would be swapped with, from the
- *            destination CPU to the source CPU; 0 for a plain move
- *
- * Scales the gain of the swap to the units of task_numa_compare()'s imp:
- * a full-scale gain is worth %IPCC_NUMA_CLASS_WEIGHT (250), a quarter of
- * one task's complete locality (1000).
- *
- * Return: the class term in imp units, negative when the tasks would run
- * worse.
- */
-long ipcc_numa_class_delta(int gain_p, int gain_cur)
-{
-	return ((long)gain_p + gain_cur) * IPCC_NUMA_CLASS_WEIGHT /
-	       IPCC_SCORE_SCALE;
-}
-
-/**
- * ipcc_numa_swap_term() - the class term a NUMA swap's improvement gets
- * @imp:   the swap's improvement by locality alone
- * @delta: its class term (ipcc_numa_class_delta())
- *
- * A class gain adds to a swap that does not cost locality, and can then
- * outweigh a marginal improvement; it never lifts a locality loss, which
- * NUMA balancing refuses, into a gain (two full-scale gains are worth
- * 500, half of one task's whole locality). A class loss always counts.
- *
- * Return: the term to add to @imp: 0 when @imp < 0 and @delta > 0,
- * @delta otherwise.
- */
-long ipcc_numa_swap_term(long imp, long delta)
-{
-	return imp < 0 && delta > 0 ? 0 : delta;
-}
-
-/**
- * ipcc_numa_tie_win() - break a tie between two NUMA swap candidates
- * @mode:       the IPCC mode
- * @imp:        improvement of the candidate swap
- * @best_imp:   improvement of the best candidate so far
- * @min_imp:    the smallest improvement worth a swap at all
- * @delta:      class term of the candidate (ipcc_numa_class_delta())
- * @best_delta: class term of the best candidate so far
- *
- * task_numa_compare() keeps its first best candidate against equal ones;
- * with classes, an equally good candidate replaces it when its tasks run
- * better.
- *
- * Return: true when the candidate, of the same worthwhile improvement as
- * the best one, has the larger class term.
- */
-bool ipcc_numa_tie_win(int mode, long imp, long best_imp, long min_imp,
-		       long delta, long best_delta)
-{
-	return mode >= IPCC_MODE_TIEBREAK && imp >= min_imp &&
-	       imp == best_imp && delta > best_delta;
 }
 
 /**

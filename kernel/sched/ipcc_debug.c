@@ -139,7 +139,6 @@ static const char * const ipcc_stat_names[IPCC_STAT_NR] = {
 	[IPCC_STAT_RQ_TIE]		= "rq_tie",
 	[IPCC_STAT_SWAP]		= "swap",
 	[IPCC_STAT_MISFIT]		= "misfit",
-	[IPCC_STAT_NUMA]		= "numa",
 };
 
 static int ipcc_stats_show(struct seq_file *m, void *v)

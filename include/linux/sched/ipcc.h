@@ -106,7 +106,6 @@ enum sched_ipcc_mode {
  * @IPCC_STAT_RQ_TIE:    a busiest-runqueue tie broken by class.
  * @IPCC_STAT_SWAP:      two tasks swapped across CPUs by class.
  * @IPCC_STAT_MISFIT:    a task marked misfit because of its class.
- * @IPCC_STAT_NUMA:      a NUMA placement comparison decided by class.
  * @IPCC_STAT_NR:        number of counters.
  *
  * All but @IPCC_STAT_CLASS_CHANGES are kinds of balancing decisions and
@@ -119,7 +118,6 @@ enum ipcc_stat {
 	IPCC_STAT_RQ_TIE,
 	IPCC_STAT_SWAP,
 	IPCC_STAT_MISFIT,
-	IPCC_STAT_NUMA,
 	IPCC_STAT_NR,
 };
 
@@ -381,10 +379,6 @@ bool ipcc_break_rq_tie(int mode, int gain_cand, int gain_busiest);
 bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 		      u64 last_swap, u64 ratelimit);
 bool ipcc_class_misfit(int score_here, int best_score, int threshold);
-long ipcc_numa_class_delta(int gain_p, int gain_cur);
-long ipcc_numa_swap_term(long imp, long delta);
-bool ipcc_numa_tie_win(int mode, long imp, long best_imp, long min_imp,
-		       long delta, long best_delta);
 bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown);
 
 /**
@@ -857,23 +851,6 @@ static inline bool ipcc_should_swap(int gain_a, int gain_b, int threshold,
 
 static inline bool ipcc_class_misfit(int score_here, int best_score,
 				     int threshold)
-{
-	return false;
-}
-
-static inline long ipcc_numa_class_delta(int gain_p, int gain_cur)
-{
-	return 0;
-}
-
-static inline long ipcc_numa_swap_term(long imp, long delta)
-{
-	return 0;
-}
-
-static inline bool ipcc_numa_tie_win(int mode, long imp, long best_imp,
-				     long min_imp, long delta,
-				     long best_delta)
 {
 	return false;
 }

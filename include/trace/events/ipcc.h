@@ -13,7 +13,6 @@ TRACE_DEFINE_ENUM(IPCC_STAT_GROUP_TIE);
 TRACE_DEFINE_ENUM(IPCC_STAT_RQ_TIE);
 TRACE_DEFINE_ENUM(IPCC_STAT_SWAP);
 TRACE_DEFINE_ENUM(IPCC_STAT_MISFIT);
-TRACE_DEFINE_ENUM(IPCC_STAT_NUMA);
 
 #define show_ipcc_kind(kind)					\
 	__print_symbolic(kind,					\
@@ -21,8 +20,7 @@ TRACE_DEFINE_ENUM(IPCC_STAT_NUMA);
 			 { IPCC_STAT_GROUP_TIE,	"group_tie" },	\
 			 { IPCC_STAT_RQ_TIE,	"rq_tie" },	\
 			 { IPCC_STAT_SWAP,	"swap" },	\
-			 { IPCC_STAT_MISFIT,	"misfit" },	\
-			 { IPCC_STAT_NUMA,	"numa" })
+			 { IPCC_STAT_MISFIT,	"misfit" })
 
 /*
  * A task's class changed: debounced from the hardware class source, or

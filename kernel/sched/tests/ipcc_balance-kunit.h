@@ -343,80 +343,6 @@ static void ipcc_test_class_misfit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ipcc_class_misfit(0, 300, thr));
 }
 
-static void ipcc_test_numa_class_delta(struct kunit *test)
-{
-	/* Unclassified or equal scores: no class term. */
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(0, 0), 0);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(T_SPIN_GAIN, 0), 0);
-
-	/* A full-scale gain is worth a quarter of one task's locality. */
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(IPCC_SCORE_SCALE, 0), 250);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(IPCC_SCORE_SCALE,
-						    IPCC_SCORE_SCALE), 500);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(-IPCC_SCORE_SCALE,
-						    -IPCC_SCORE_SCALE), -500);
-	/* 582 * 250 / 1024 = 142.09 */
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(T_VEC_GAIN, 0), 142);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(0, -T_VEC_GAIN), -142);
-
-	/* A swap of two tasks trading the same gain is neutral. */
-	KUNIT_EXPECT_EQ(test, ipcc_numa_class_delta(T_VEC_GAIN, -T_VEC_GAIN),
-			0);
-
-	/* Never more than the whole locality range of a swap. */
-	KUNIT_EXPECT_LT(test, ipcc_numa_class_delta(IPCC_SCORE_SCALE,
-						    IPCC_SCORE_SCALE), 1998);
-}
-
-/*
- * The class term never lifts a swap that costs locality: two full-scale
- * gains (+500) on a locality loss of 400 would otherwise make a swap NUMA
- * balancing refuses look like an improvement of 100.
- */
-static void ipcc_test_numa_swap_term(struct kunit *test)
-{
-	long best = ipcc_numa_class_delta(IPCC_SCORE_SCALE, IPCC_SCORE_SCALE);
-
-	KUNIT_EXPECT_EQ(test, best, 500L);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(-400, best), 0L);
-	KUNIT_EXPECT_LT(test, -400 + ipcc_numa_swap_term(-400, best), 0L);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(-1, 1), 0L);
-	/* No locality cost: the class term counts, and can decide. */
-	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(0, best), best);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(20, 142), 142L);
-	/* A class loss always counts. */
-	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(-400, -142), -142L);
-	KUNIT_EXPECT_EQ(test, ipcc_numa_swap_term(400, -142), -142L);
-}
-
-static void ipcc_test_numa_tie(struct kunit *test)
-{
-	/* A tie with the best candidate, a larger class term: wins. */
-	KUNIT_EXPECT_TRUE(test, ipcc_numa_tie_win(IPCC_MODE_TIEBREAK, 400, 400,
-						  30, 142, 0));
-	KUNIT_EXPECT_TRUE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 400, 400,
-						  30, -1, -142));
-
-	/* Not in mode 0. */
-	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_OFF, 400, 400,
-						   30, 142, 0));
-	/* Not a tie. */
-	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 399, 400,
-						   30, 142, 0));
-	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 401, 400,
-						   30, 142, 0));
-	/* Equal class terms (unclassified tasks): the first stays. */
-	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 400, 400,
-						   30, 0, 0));
-	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 400, 400,
-						   30, 0, 142));
-	/* A tie below the worthwhile improvement is no reason to swap. */
-	KUNIT_EXPECT_FALSE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 29, 29,
-						   30, 142, 0));
-	KUNIT_EXPECT_TRUE(test, ipcc_numa_tie_win(IPCC_MODE_FULL, 30, 30,
-						  30, 142, 0));
-}
-
 static void ipcc_test_cooldown(struct kunit *test)
 {
 	u32 cd = 5;
@@ -652,9 +578,6 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),
 	KUNIT_CASE(ipcc_test_misfit_moved),
 	KUNIT_CASE(ipcc_test_tie_task),
-	KUNIT_CASE(ipcc_test_numa_class_delta),
-	KUNIT_CASE(ipcc_test_numa_tie),
-	KUNIT_CASE(ipcc_test_numa_swap_term),
 	KUNIT_CASE(ipcc_test_cooldown),
 	KUNIT_CASE(ipcc_test_task_eligibility),
 	KUNIT_CASE(ipcc_test_knobs),

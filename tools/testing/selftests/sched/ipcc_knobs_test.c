@@ -20,7 +20,7 @@
  *   override_kthread     ipcc_set_override() without its PF_KTHREAD check
  *   override_child       clearing an override leaving the task pinned
  *   mode0_no_class_changes  see the comment above it
- *   stats_format         the "numa" counter renamed
+ *   stats_format         the "misfit" counter renamed
  *   scores_format        the header's "cpu" written "CPU"
  */
 #define _GNU_SOURCE
@@ -556,7 +556,7 @@ TEST_F(ipcc, stats_format)
 {
 	static const char * const names[] = {
 		"class_changes", "pull", "group_tie", "rq_tie", "swap",
-		"misfit", "numa",
+		"misfit",
 	};
 	unsigned long long val;
 	unsigned int i;
