@@ -468,6 +468,49 @@ void sched_ipcc_note_migrate(struct task_struct *p)
 	WRITE_ONCE(p->ipcc.last_migrate, now ?: 1);
 }
 
+/* The pull pick looks at this many tasks at most. */
+#define IPCC_PULL_SCAN	8
+
+struct task_struct *__sched_ipcc_pull_pick(struct rq *src, int dst_cpu,
+					   unsigned int loop_max, bool misfit,
+					   bool any_task)
+{
+	struct task_struct *cand[IPCC_PULL_SCAN], *p;
+	int gain[IPCC_PULL_SCAN], mode = sched_ipcc_mode(), nr = 0, best;
+	struct list_head *tasks = &src->cfs_tasks;
+	unsigned int limit, scanned = 0;
+
+	lockdep_assert_rq_held(src);
+	if (misfit || (mode == IPCC_MODE_TIEBREAK && !any_task))
+		return NULL;
+
+	limit = min_t(unsigned int, IPCC_PULL_SCAN, loop_max);
+	list_for_each_entry_reverse(p, tasks, se.group_node) {
+		if (scanned++ >= limit)
+			break;
+		/* can_migrate_task()'s tests without side effects. */
+		if (task_on_cpu(src, p) || kthread_is_per_cpu(p) ||
+		    !cpumask_test_cpu(dst_cpu, p->cpus_ptr))
+			continue;
+		cand[nr] = p;
+		gain[nr++] = sched_ipcc_balance_gain(p, cpu_of(src), dst_cpu);
+	}
+
+	best = ipcc_pick_pull(gain, nr);
+	if (best <= 0)
+		return NULL;
+
+	list_move_tail(&cand[best]->se.group_node, tasks);
+	return cand[best];
+}
+
+void sched_ipcc_pulled(struct task_struct *p, int src_cpu, int dst_cpu)
+{
+	sched_ipcc_account_balance(IPCC_STAT_PULL, p, src_cpu, dst_cpu,
+				   sched_ipcc_task_gain(p, src_cpu, dst_cpu));
+	sched_ipcc_note_migrate(p);
+}
+
 /*
  * Class misfit. The task a CPU's update_misfit_status() last marked a
  * misfit by class: written by that CPU with its runqueue locked, read by

@@ -545,6 +545,65 @@ static inline bool sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
 void sched_ipcc_note_migrate(struct task_struct *p);
 
 /**
+ * __sched_ipcc_pull_pick() - out-of-line part of sched_ipcc_pull_pick()
+ * @src:      the runqueue pulled from, locked
+ * @dst_cpu:  the CPU pulling
+ * @loop_max: the most tasks detach_tasks() looks at
+ * @misfit:   the pull moves a misfit task
+ * @any_task: the pull is an idle or newly idle one that counts tasks
+ *
+ * Return: see sched_ipcc_pull_pick().
+ */
+struct task_struct *__sched_ipcc_pull_pick(struct rq *src, int dst_cpu,
+					   unsigned int loop_max, bool misfit,
+					   bool any_task);
+
+/**
+ * sched_ipcc_pull_pick() - put the task that gains most where a pull starts
+ * @src:      the runqueue pulled from, locked
+ * @dst_cpu:  the CPU pulling
+ * @loop_max: the most tasks detach_tasks() looks at (env->loop_max)
+ * @misfit:   the pull moves a misfit task (migrate_misfit)
+ * @any_task: the pull is an idle or newly idle one that counts tasks
+ *            (migrate_task), which any task serves equally
+ *
+ * Among the first tasks detach_tasks() would try, up to eight at the end
+ * of @src->cfs_tasks that pass can_migrate_task()'s tests without side
+ * effects (not running, not a per-CPU kthread, allowed on @dst_cpu),
+ * picks the one whose class gains most on @dst_cpu, or loses least at
+ * @src, with ipcc_pick_pull(), and moves it to the end of the list, so
+ * that detach_tasks() tries it first. All of can_migrate_task()'s rules
+ * (cache hotness, NUMA locality, throttled groups) and the load and
+ * utilization limits still apply to it; when they refuse it,
+ * detach_tasks() goes on in its own order. %IPCC_MODE_TIEBREAK picks only
+ * for @any_task pulls, %IPCC_MODE_FULL for every pull but a misfit one.
+ *
+ * Context: detach_tasks(), @src locked.
+ * Return: the task moved, or NULL when the list's order stands.
+ */
+static inline struct task_struct *
+sched_ipcc_pull_pick(struct rq *src, int dst_cpu, unsigned int loop_max,
+		     bool misfit, bool any_task)
+{
+	if (!sched_ipcc_enabled())
+		return NULL;
+	return __sched_ipcc_pull_pick(src, dst_cpu, loop_max, misfit,
+				      any_task);
+}
+
+/**
+ * sched_ipcc_pulled() - the task sched_ipcc_pull_pick() picked was pulled
+ * @p:       the task, detached
+ * @src_cpu: the CPU it left
+ * @dst_cpu: the CPU that pulled it
+ *
+ * Counts the pull (%IPCC_STAT_PULL) and starts @p's cooldown.
+ *
+ * Context: detach_tasks(), @src_cpu's runqueue locked.
+ */
+void sched_ipcc_pulled(struct task_struct *p, int src_cpu, int dst_cpu);
+
+/**
  * __sched_ipcc_task_fits() - out-of-line part of sched_ipcc_task_fits()
  * @rq:   the runqueue @p runs or is picked on, locked
  * @p:    the task
@@ -897,6 +956,16 @@ static inline bool sched_ipcc_rq_tie(struct sched_domain *sd, struct rq *rq,
 {
 	return false;
 }
+
+static inline struct task_struct *
+sched_ipcc_pull_pick(struct rq *src, int dst_cpu, unsigned int loop_max,
+		     bool misfit, bool any_task)
+{
+	return NULL;
+}
+
+static inline void sched_ipcc_pulled(struct task_struct *p, int src_cpu,
+				     int dst_cpu) { }
 
 static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
 					bool fits)
