@@ -100,6 +100,7 @@ void __init ipcc_itd_hfi_layout(unsigned int nr_caps, size_t table_size,
 				unsigned int *hdr_size,
 				unsigned int *row_stride);
 bool __init ipcc_itd_hfi_init(void);
+u64 ipcc_itd_hfi_config(void);
 void ipcc_itd_hfi_online(unsigned int cpu, int index,
 			 struct raw_spinlock *table_lock, const void *table);
 void ipcc_itd_hfi_update(const struct cpumask *cpus,
@@ -122,6 +123,7 @@ static inline void ipcc_itd_hfi_layout(unsigned int nr_caps,
 }
 
 static inline bool ipcc_itd_hfi_init(void) { return false; }
+static inline u64 ipcc_itd_hfi_config(void) { return 0; }
 static inline void ipcc_itd_hfi_online(unsigned int cpu, int index,
 				       struct raw_spinlock *table_lock,
 				       const void *table) { }

@@ -20,10 +20,13 @@
  *   the HFI enabled (it is a permanent client, like a thermal netlink
  *   listener).
  *
- * - Classes. Once the first scores exist, classification is switched on:
- *   IA32_HW_FEEDBACK_CONFIG bit 1 (next to the HFI's bit 0) on each
- *   package, IA32_HW_FEEDBACK_THREAD_CONFIG bit 0 and, with HRESET,
- *   IA32_HRESET_ENABLE = CPUID.20H:EBX on each CPU. The backend then
+ * - Classes. Thread Director's enable, IA32_HW_FEEDBACK_CONFIG bit 1, is
+ *   set by the HFI driver in the same write as the HFI's bit 0
+ *   (ipcc_itd_hfi_config()), so that the first table carries every
+ *   class. Once the first scores exist, classification is switched on:
+ *   IA32_HW_FEEDBACK_THREAD_CONFIG bit 0 and, with HRESET,
+ *   IA32_HRESET_ENABLE = CPUID.20H:EBX on each CPU (and bit 1 on each
+ *   package, where it is not set yet). The backend then
  *   registers with the dispatch, and the tick reads the class register.
  *   While kernel.sched_ipcc is 0 the hardware is paused
  *   (ipcc_itd_set_active()): those bits and HRESET are clear on every
@@ -421,7 +424,14 @@ static void ipcc_itd_layout_init(struct ipcc_itd_layout *l,
  * @nr:     room in @scores
  *
  * Without an efficiency capability, every efficiency score is reported
- * as 255, the same on every CPU. Capabilities of 0 are kept.
+ * as 255, the same on every CPU. Capabilities of 0 are kept, but for a
+ * row that has them in every class above 0 while class 0 has a
+ * performance: the hardware fills in those classes only while Thread
+ * Director is enabled, so such a row comes from a table made while it
+ * was off (before it was enabled, or while kernel.sched_ipcc was 0), not
+ * from a request to keep every class but one off the CPU. Those classes
+ * then get class 0's capabilities, which makes them neutral (every CPU
+ * ranks them as it ranks class 0) until the next table update.
  *
  * Return: the number of classes filled in, min(@nr, @l->nr_classes);
  * -ENODATA when the table was never written (timestamp 0), @index is
@@ -456,7 +466,27 @@ static int ipcc_itd_parse_row(const void *table,
 							  IPCC_RAW_SCORE_MAX;
 	}
 
+	if (row[0] && !memchr_inv(row + l->class_stride, 0,
+				  (l->nr_classes - 1) * l->class_stride)) {
+		for (class = 1; class < n; class++)
+			scores[class] = scores[0];
+	}
+
 	return n;
+}
+
+/**
+ * ipcc_itd_config_bits() - IA32_HW_FEEDBACK_CONFIG bits the backend wants
+ * @wanted: the backend is in use (Thread Director, no ``ipcc_itd=off``)
+ * @off:    classification was switched off (debugfs, or a failure)
+ * @paused: kernel.sched_ipcc is 0
+ *
+ * Return: the Thread Director enable bit when in use, on and not paused;
+ * 0 otherwise.
+ */
+static u64 ipcc_itd_config_bits(bool wanted, bool off, bool paused)
+{
+	return wanted && !off && !paused ? ITD_CONFIG_ITD_ENABLE : 0;
 }
 
 /**
@@ -1036,6 +1066,30 @@ static void ipcc_itd_scores_arrived(void)
 /*
  * The HFI driver's hooks.
  */
+
+/**
+ * ipcc_itd_hfi_config() - bits to set together with the HFI's enable bit
+ *
+ * The hardware fills in the classes above 0 of the HFI table only while
+ * Thread Director is enabled, and enabling it publishes no new table: a
+ * table made before has those classes at 0 until the next update, which
+ * on a cool, steady part may be long in coming. So the HFI driver sets
+ * Thread Director's enable bit of IA32_HW_FEEDBACK_CONFIG in the same
+ * write as the HFI's, and the first table already has every class.
+ * Classification itself (IA32_HW_FEEDBACK_THREAD_CONFIG) and HRESET still
+ * wait for the first scores, on each CPU.
+ *
+ * Context: the HFI driver enabling an instance, on one of its CPUs: CPU
+ * hotplug (HFI instance mutex held) or resume (the boot CPU, interrupts
+ * off).
+ * Return: the Thread Director enable bit, or 0 when the backend is not in
+ * use, was switched off, or is paused by kernel.sched_ipcc=0.
+ */
+u64 ipcc_itd_hfi_config(void)
+{
+	return ipcc_itd_config_bits(ipcc_itd_wanted, READ_ONCE(ipcc_itd_off),
+				    READ_ONCE(ipcc_itd_paused));
+}
 
 /**
  * ipcc_itd_hfi_layout() - geometry of the HFI table

@@ -491,6 +491,76 @@ static void itd_test_parse_perf_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s[1].eff, 255);
 }
 
+/*
+ * A table made while Thread Director was off: the hardware filled in
+ * class 0 only. The other classes take class 0's capabilities instead of
+ * reading as "do not use this CPU".
+ */
+static void itd_test_parse_itd_off(struct kunit *test)
+{
+	static const u8 bytes[40] __aligned(8) = {
+		0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+		0x01, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		/* row 0: class 0 only */
+		67, 47, 0, 0, 0, 0, 0, 0,
+		/* row 1: all 0, "do not use this CPU" */
+		0, 0, 0, 0, 0, 0, 0, 0,
+		/* row 2: class 2 really 0, the others filled in */
+		41, 148, 50, 160, 0, 0, 30, 200,
+	};
+	static const u8 perf_only[24] __aligned(8) = {
+		0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+		0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		90, 0, 0, 0, 0, 0, 0, 0,
+	};
+	struct ipcc_itd_score s[IPCC_MAX_CLASSES];
+	struct ipcc_itd_layout l;
+	unsigned int c;
+
+	ipcc_itd_layout_init(&l, 4, 2, sizeof(bytes));
+
+	KUNIT_EXPECT_EQ(test, ipcc_itd_parse_row(bytes, &l, 0, s, 16), 4);
+	for (c = 0; c < 4; c++) {
+		KUNIT_EXPECT_EQ_MSG(test, s[c].perf, 67, "class %u", c);
+		KUNIT_EXPECT_EQ_MSG(test, s[c].eff, 47, "class %u", c);
+	}
+
+	KUNIT_EXPECT_EQ(test, ipcc_itd_parse_row(bytes, &l, 1, s, 16), 4);
+	for (c = 0; c < 4; c++) {
+		KUNIT_EXPECT_EQ(test, s[c].perf, 0);
+		KUNIT_EXPECT_EQ(test, s[c].eff, 0);
+	}
+
+	KUNIT_EXPECT_EQ(test, ipcc_itd_parse_row(bytes, &l, 2, s, 16), 4);
+	KUNIT_EXPECT_EQ(test, s[1].perf, 50);
+	KUNIT_EXPECT_EQ(test, s[2].perf, 0);
+	KUNIT_EXPECT_EQ(test, s[2].eff, 0);
+	KUNIT_EXPECT_EQ(test, s[3].eff, 200);
+
+	/* Performance only, three classes, class 0 only. */
+	ipcc_itd_layout_init(&l, 3, 1, sizeof(perf_only));
+	KUNIT_EXPECT_EQ(test, ipcc_itd_parse_row(perf_only, &l, 0, s, 16), 3);
+	KUNIT_EXPECT_EQ(test, s[2].perf, 90);
+	KUNIT_EXPECT_EQ(test, s[2].eff, 255);
+}
+
+/*
+ * The HFI driver enables Thread Director with the HFI only when the
+ * backend uses it and neither the knob nor mode 0 has it off.
+ */
+static void itd_test_config_bits(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, ipcc_itd_config_bits(true, false, false),
+			ITD_CONFIG_ITD_ENABLE);
+	KUNIT_EXPECT_EQ(test, ipcc_itd_config_bits(false, false, false), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_itd_config_bits(true, true, false), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_itd_config_bits(true, false, true), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_itd_config_bits(true, true, true), 0);
+	/* Never the HFI's own bit: that is the driver's. */
+	KUNIT_EXPECT_EQ(test, ipcc_itd_config_bits(true, false, false) & BIT(0),
+			0);
+}
+
 static void itd_test_parse_no_data(struct kunit *test)
 {
 	struct ipcc_itd_score s[IPCC_MAX_CLASSES];
@@ -1015,6 +1085,8 @@ static struct kunit_case ipcc_itd_test_cases[] = {
 	KUNIT_CASE(itd_test_parse_8class),
 	KUNIT_CASE(itd_test_parse_padding),
 	KUNIT_CASE(itd_test_parse_perf_only),
+	KUNIT_CASE(itd_test_parse_itd_off),
+	KUNIT_CASE(itd_test_config_bits),
 	KUNIT_CASE(itd_test_parse_no_data),
 	KUNIT_CASE(itd_test_shared_rows),
 	KUNIT_CASE(itd_test_cache_no_data),

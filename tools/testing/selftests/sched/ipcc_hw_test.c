@@ -43,6 +43,8 @@
 
 #define SCORES_PATH	"/sys/kernel/debug/sched/ipcc/scores"
 #define DOMAINS_DIR	"/sys/kernel/debug/sched/domains"
+#define IPCC_SYSCTL	"/proc/sys/kernel/sched_ipcc"
+#define ITD_STATUS	"/sys/kernel/debug/ipcc_itd/status"
 
 /*
  * A new HFI table reaches the kernel's scores about 100 ms after the
@@ -403,9 +405,13 @@ TEST_F(hw, itd_backend_enabled)
 	EXPECT_TRUE(klog_has("ipcc_itd: 4 classes, HRESET mask 0x1: task classification on"));
 }
 
-/* The kernel's scores: the hardware's rows, in every class. */
-static int compare_scores(struct __test_metadata *_metadata, struct part *pt,
-			  bool log)
+/*
+ * Mismatches between the kernel's scores and the hardware's rows, in
+ * every class; with @class0, every class against the row's class 0 (a
+ * table made while Thread Director was off has class 0 only).
+ */
+static int compare_scores_as(struct __test_metadata *_metadata,
+			     struct part *pt, bool log, bool class0)
 {
 	static char buf[16384];
 	char *line;
@@ -425,27 +431,40 @@ static int compare_scores(struct __test_metadata *_metadata, struct part *pt,
 			continue;
 		seen++;
 		for (c = 0; c < QMP_CLASSES; c++) {
+			int hc = class0 ? 0 : c;
 			long perf, eff;
 
 			perf = strtol(p, &p, 10);
 			if (*p++ != '/')
 				return -1;
 			eff = strtol(p, &p, 10);
-			if (perf != pt->hw[h].perf[c] || eff != pt->hw[h].eff[c]) {
+			if (perf != pt->hw[h].perf[hc] ||
+			    eff != pt->hw[h].eff[hc]) {
 				mismatches++;
 				if (log)
 					TH_LOG("cpu%d class%d: kernel %ld/%ld, hardware %ld/%ld",
-					       cpu, c, perf, eff, pt->hw[h].perf[c],
-					       pt->hw[h].eff[c]);
+					       cpu, c, perf, eff,
+					       pt->hw[h].perf[hc],
+					       pt->hw[h].eff[hc]);
 			}
 		}
 	}
 	return seen ? mismatches : -1;
 }
 
+/* The kernel's scores: the hardware's rows, in every class. */
+static int compare_scores(struct __test_metadata *_metadata, struct part *pt,
+			  bool log)
+{
+	return compare_scores_as(_metadata, pt, log, false);
+}
+
 /*
- * The kernel's scores are the hardware's HFI rows, every class.
- * Shown failing: adl-hw with clearcpuid=hfi and with clearcpuid=itd.
+ * The kernel's scores are the hardware's HFI rows, every class, from the
+ * first table on. Shown failing: adl-hw with clearcpuid=hfi and with
+ * clearcpuid=itd; and with Thread Director enabled only after the first
+ * table, not in the HFI's enabling write (classes 1-3 then read as class
+ * 0 until the next update).
  */
 TEST_F(hw, hfi_rows_parsed_for_every_class)
 {
@@ -491,6 +510,55 @@ TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 		ret = compare_scores(_metadata, pt, false);
 	}
 	EXPECT_EQ(0, ret);
+}
+
+/*
+ * An HFI update while kernel.sched_ipcc is 0: Thread Director is off, so
+ * the part's table carries class 0 only (the others 0). The kernel must
+ * not read those zeros as "do not use this CPU": every class takes class
+ * 0's scores until the next table. Back in mode 2, the next update brings
+ * every class again. Shown failing without ipcc_itd_parse_row()'s class
+ * 0 fallback (classes 1-3 at 0/0 on every CPU).
+ */
+TEST_F_TIMEOUT(hw, hfi_update_while_paused, 60)
+{
+	struct part *pt = &self->pt;
+	int e = first_cpu(pt, "e"), h, tries, ret = -1;
+	char cmd[160], mode[16];
+	long old;
+
+	if (e < 0)
+		SKIP(return, "no E-cores");
+	h = pt->hw_of[e];
+	old = pt->hw[h].perf[0];
+	ASSERT_LT(0, read_text(IPCC_SYSCTL, mode, sizeof(mode)));
+	ASSERT_EQ(0, write_text(IPCC_SYSCTL, "0"));
+
+	snprintf(cmd, sizeof(cmd),
+		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":0,\"perf\":%ld}}",
+		 old - 1);
+	ASSERT_EQ(0, qmp_cmd(cmd));
+	ASSERT_EQ(0, read_part(pt));
+	for (tries = 0; tries < HFI_MAX_MS / 100 && ret; tries++) {
+		usleep(100000);
+		ret = compare_scores_as(_metadata, pt, false, true);
+	}
+	TH_LOG("paused: the kernel read the class-0 table after %d ms",
+	       tries * 100);
+	EXPECT_EQ(0, compare_scores_as(_metadata, pt, true, true));
+
+	ASSERT_EQ(0, write_text(IPCC_SYSCTL, "2"));
+	snprintf(cmd, sizeof(cmd),
+		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":0,\"perf\":%ld}}",
+		 old);
+	ASSERT_EQ(0, qmp_cmd(cmd));
+	ASSERT_EQ(0, read_part(pt));
+	for (tries = 0, ret = -1; tries < HFI_MAX_MS / 100 && ret; tries++) {
+		usleep(100000);
+		ret = compare_scores(_metadata, pt, false);
+	}
+	write_text(IPCC_SYSCTL, mode);
+	EXPECT_EQ(0, compare_scores(_metadata, pt, true));
 }
 
 /*
@@ -593,9 +661,6 @@ TEST_F(hw, hreset_on_context_switch)
 	       cpu, n, rounds, 2 * rounds);
 	EXPECT_LE(2 * rounds, n);
 }
-
-#define IPCC_SYSCTL	"/proc/sys/kernel/sched_ipcc"
-#define ITD_STATUS	"/sys/kernel/debug/ipcc_itd/status"
 
 /*
  * With kernel.sched_ipcc=0 the hardware does no work for the series:
