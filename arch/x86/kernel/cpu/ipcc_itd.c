@@ -38,7 +38,8 @@
  *
  * - Accuracy. Some parts classify some classes badly while the SMT
  *   sibling runs: on Alder Lake and Raptor Lake, classes 0 and 1 are
- *   reported to be trustworthy only while the sibling is idle. Such
+ *   reported to be trustworthy only while the sibling is idle; Meteor
+ *   Lake is given the same rule. Such
  *   rules are per-model data (ipcc_itd_models[]); the debugfs knob
  *   smt_classes changes them at run time.
  *
@@ -161,7 +162,12 @@
 /*
  * Classes 0 (scalar) and 1 (vector) of Alder Lake and Raptor Lake are
  * reported to be classified accurately only while the SMT sibling is
- * idle; classes 2 and 3 always.
+ * idle; classes 2 and 3 always. Measured on Raptor Lake: with a busy
+ * sibling every read was class 0. Meteor Lake's P-cores have SMT and a
+ * Thread Director of the same kind, and nothing published says its
+ * classes survive a busy sibling, so it gets the same rule; the
+ * smt_classes knob changes it at run time. Parts without SMT (Lunar
+ * Lake, Arrow Lake) need none.
  */
 #define ITD_SMT_CLASSES_ADL		(BIT(0) | BIT(1))
 
@@ -181,6 +187,8 @@ static const struct ipcc_itd_model ipcc_itd_models[] = {
 	{ INTEL_RAPTORLAKE,	ITD_SMT_CLASSES_ADL },
 	{ INTEL_RAPTORLAKE_P,	ITD_SMT_CLASSES_ADL },
 	{ INTEL_RAPTORLAKE_S,	ITD_SMT_CLASSES_ADL },
+	{ INTEL_METEORLAKE,	ITD_SMT_CLASSES_ADL },
+	{ INTEL_METEORLAKE_L,	ITD_SMT_CLASSES_ADL },
 };
 
 /**

@@ -767,11 +767,11 @@ static void itd_test_models(struct kunit *test)
 {
 	static const u32 adl_like[] = {
 		INTEL_ALDERLAKE, INTEL_ALDERLAKE_L, INTEL_RAPTORLAKE,
-		INTEL_RAPTORLAKE_P, INTEL_RAPTORLAKE_S,
+		INTEL_RAPTORLAKE_P, INTEL_RAPTORLAKE_S, INTEL_METEORLAKE,
+		INTEL_METEORLAKE_L,
 	};
 	static const u32 no_rule[] = {
-		INTEL_METEORLAKE, INTEL_METEORLAKE_L, INTEL_LUNARLAKE_M,
-		INTEL_ARROWLAKE, INTEL_SKYLAKE, 0,
+		INTEL_LUNARLAKE_M, INTEL_ARROWLAKE, INTEL_SKYLAKE, 0,
 	};
 	unsigned int i;
 
@@ -818,7 +818,7 @@ static void itd_test_classify_adl(struct kunit *test)
 static void itd_test_classify_other(struct kunit *test)
 {
 	struct itd_test_ctx *ctx = test->priv;
-	u32 rule = ipcc_itd_model_smt_classes(INTEL_METEORLAKE);
+	u32 rule = ipcc_itd_model_smt_classes(INTEL_LUNARLAKE_M);
 	u64 v = BIT_ULL(63);
 
 	ctx->siblings_idle = false;

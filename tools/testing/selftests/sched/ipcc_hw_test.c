@@ -45,6 +45,7 @@
 #define DOMAINS_DIR	"/sys/kernel/debug/sched/domains"
 #define IPCC_SYSCTL	"/proc/sys/kernel/sched_ipcc"
 #define ITD_STATUS	"/sys/kernel/debug/ipcc_itd/status"
+#define SMT_CLASSES	"/sys/kernel/debug/ipcc_itd/smt_classes"
 
 /*
  * A new HFI table reaches the kernel's scores about 100 ms after the
@@ -403,6 +404,39 @@ TEST_F(hw, e_core_module_is_cls_domain)
 TEST_F(hw, itd_backend_enabled)
 {
 	EXPECT_TRUE(klog_has("ipcc_itd: 4 classes, HRESET mask 0x1: task classification on"));
+}
+
+/*
+ * The accuracy rule a model gets at boot: on Alder Lake, Raptor Lake and
+ * Meteor Lake, classes 0 and 1 are trusted only while the SMT siblings
+ * are idle (mask 0x3); other models have no rule. Shown failing: mtl-hw
+ * (model 0xaa) before Meteor Lake had the rule ("0").
+ */
+TEST_F(hw, accuracy_rule_of_model)
+{
+	static const int rule_models[] = {
+		0x97, 0x9a, 0xb7, 0xba, 0xbf,	/* Alder Lake, Raptor Lake */
+		0xaa, 0xac,			/* Meteor Lake */
+	};
+	char info[4096], mask[16], *p;
+	unsigned long want = 0;
+	unsigned int i;
+	int model;
+
+	ASSERT_LT(0, read_text("/proc/cpuinfo", info, sizeof(info)));
+	p = strstr(info, "\nmodel\t");
+	ASSERT_NE(NULL, p);
+	p = strchr(p, ':');
+	ASSERT_NE(NULL, p);
+	model = atoi(p + 1);
+	for (i = 0; i < ARRAY_SIZE(rule_models); i++)
+		if (model == rule_models[i])
+			want = 0x3;
+
+	ASSERT_LT(0, read_text(SMT_CLASSES, mask, sizeof(mask)));
+	mask[strcspn(mask, "\n")] = '\0';
+	TH_LOG("model %#x: smt_classes %s", model, mask);
+	EXPECT_EQ(want, strtoul(mask, NULL, 16));
 }
 
 /*
