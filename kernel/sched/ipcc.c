@@ -296,8 +296,9 @@ static int ipcc_table_score(const struct ipcc_score_table *t, int cpu,
 	return v < 0 ? IPCC_SCORE_NEUTRAL : v;
 }
 
-static int ipcc_table_gain(const struct ipcc_score_table *t, int class,
-			   int src_cpu, int dst_cpu)
+static int ipcc_table_gain_smt(const struct ipcc_score_table *t, int class,
+			       int src_cpu, int dst_cpu, bool src_shared,
+			       bool dst_shared)
 {
 	int src = ipcc_table_cell(t, src_cpu, class, false);
 	int dst = ipcc_table_cell(t, dst_cpu, class, false);
@@ -305,7 +306,14 @@ static int ipcc_table_gain(const struct ipcc_score_table *t, int class,
 	if (src < 0 || dst < 0)
 		return 0;
 
-	return ipcc_gain(dst, src);
+	return ipcc_gain(ipcc_smt_score(dst, dst_shared),
+			 ipcc_smt_score(src, src_shared));
+}
+
+static int ipcc_table_gain(const struct ipcc_score_table *t, int class,
+			   int src_cpu, int dst_cpu)
+{
+	return ipcc_table_gain_smt(t, class, src_cpu, dst_cpu, false, false);
 }
 
 /*
@@ -758,14 +766,20 @@ int sched_ipcc_eff(int cpu, int class)
 
 int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 {
+	return sched_ipcc_task_gain_smt(p, src_cpu, dst_cpu, false, false);
+}
+
+int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
+			     bool src_shared, bool dst_shared)
+{
 	int class = sched_ipcc_task_class(p);
 
 	if (class < 0)
 		return 0;
 
 	guard(rcu)();
-	return ipcc_table_gain(rcu_dereference(ipcc_table), class, src_cpu,
-			       dst_cpu);
+	return ipcc_table_gain_smt(rcu_dereference(ipcc_table), class, src_cpu,
+				   dst_cpu, src_shared, dst_shared);
 }
 
 /*

@@ -29,6 +29,27 @@ static inline int ipcc_gain(int score_dst, int score_src)
 	return score_dst - score_src;
 }
 
+/**
+ * define IPCC_SMT_YIELD - a thread's share of its core with a busy sibling
+ *
+ * Two SMT threads on one core together do 1.1x (a compiler) to 1.3x (a
+ * renderer) the work of one thread alone, so each runs at 0.55..0.65 of
+ * the core's speed: 614/1024, 0.6.
+ */
+#define IPCC_SMT_YIELD	614
+
+/**
+ * ipcc_smt_score() - a score as a thread sees it on a shared core
+ * @score:  the CPU's score for a class, 0..%IPCC_SCORE_SCALE
+ * @shared: another SMT thread of the CPU's core runs a task
+ *
+ * Return: @score scaled by %IPCC_SMT_YIELD when @shared, else @score.
+ */
+static inline int ipcc_smt_score(int score, bool shared)
+{
+	return shared ? score * IPCC_SMT_YIELD / IPCC_SCORE_SCALE : score;
+}
+
 int ipcc_parse_uint(const char *buf, size_t len, unsigned int min,
 		    unsigned int max, unsigned int *val);
 int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,

@@ -336,12 +336,44 @@ bool sched_ipcc_balance_movable(struct task_struct *p)
 				 READ_ONCE(ipcc_cooldown_jiffies));
 }
 
+/*
+ * Whether another SMT thread of @cpu's core than @other runs a task: then
+ * a task on @cpu gets a thread's share of the core, not the whole core.
+ * @other is the CPU a move comes from or goes to, which the move itself
+ * frees or fills. Lockless and bounded by the SMT width; may be out of
+ * date by the time it is used, like any remote idle check of the
+ * balancer.
+ */
+static bool ipcc_core_shared(int cpu, int other)
+{
+#ifdef CONFIG_SCHED_SMT
+	int sib;
+
+	if (!sched_smt_active())
+		return false;
+
+	for_each_cpu(sib, cpu_smt_mask(cpu)) {
+		if (sib != cpu && sib != other && !idle_cpu(sib))
+			return true;
+	}
+#endif
+	return false;
+}
+
+/* @p's gain from @src_cpu to @dst_cpu, each core as shared as it is now. */
+static int ipcc_smt_gain(struct task_struct *p, int src_cpu, int dst_cpu)
+{
+	return sched_ipcc_task_gain_smt(p, src_cpu, dst_cpu,
+					ipcc_core_shared(src_cpu, dst_cpu),
+					ipcc_core_shared(dst_cpu, src_cpu));
+}
+
 int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 {
 	if (!sched_ipcc_balance_movable(p))
 		return 0;
 
-	return sched_ipcc_task_gain(p, src_cpu, dst_cpu);
+	return ipcc_smt_gain(p, src_cpu, dst_cpu);
 }
 
 /**
@@ -768,8 +800,8 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 		    !cpumask_test_cpu(this_cpu, b->cpus_ptr))
 			continue;
 
-		ga = sched_ipcc_task_gain(a, this_cpu, cpu);
-		gb = sched_ipcc_task_gain(b, cpu, this_cpu);
+		ga = ipcc_smt_gain(a, this_cpu, cpu);
+		gb = ipcc_smt_gain(b, cpu, this_cpu);
 		last = max(last_a, READ_ONCE(per_cpu(ipcc_last_swap, cpu)));
 		if (!ipcc_should_swap(ga, gb, threshold, now, last,
 				      IPCC_SWAP_RATELIMIT_NS))

@@ -321,6 +321,24 @@ int sched_ipcc_eff(int cpu, int class);
 int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu);
 
 /**
+ * sched_ipcc_task_gain_smt() - gain of moving a task, with SMT contention
+ * @p:          the task
+ * @src_cpu:    the CPU it would leave
+ * @dst_cpu:    the CPU it would move to
+ * @src_shared: another SMT thread of @src_cpu's core runs a task
+ * @dst_shared: another SMT thread of @dst_cpu's core runs a task
+ *
+ * Like sched_ipcc_task_gain(), with the score of a CPU whose core is
+ * shared scaled to a thread's share of the core (about 0.6): a P-core
+ * thread beside a busy sibling is no whole P-core.
+ *
+ * Return: the gain in normalised units; 0 when @p is unclassified or
+ * either CPU has no score for the class.
+ */
+int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
+			     bool src_shared, bool dst_shared);
+
+/**
  * sched_ipcc_task_headroom() - how much better a task could run elsewhere
  * @p:   the task
  * @cpu: the CPU it runs on
@@ -387,13 +405,16 @@ bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown);
  * @src_cpu: the CPU it would leave
  * @dst_cpu: the CPU it would go to
  *
- * Like sched_ipcc_task_gain(), but 0 (neutral) for every task whose class
- * must not drive a migration: tasks of other scheduling classes than the
- * fair class (RT, deadline, idle, ...), kernel threads (per-CPU ones
- * included), exiting tasks, tasks that may run on a single CPU, and tasks
- * in the cooldown after a class-driven migration.
+ * Like sched_ipcc_task_gain_smt() with each core as shared as it is now
+ * (another SMT thread than @src_cpu and @dst_cpu busy), but 0 (neutral)
+ * for every task whose class must not drive a migration: tasks of other
+ * scheduling classes than the fair class (RT, deadline, idle, ...),
+ * kernel threads (per-CPU ones included), exiting tasks, tasks that may
+ * run on a single CPU, and tasks in the cooldown after a class-driven
+ * migration.
  *
- * Context: any; lockless reads of @p's state.
+ * Context: any; lockless reads of @p's state and of the SMT siblings'
+ * runqueues.
  * Return: the gain in normalised units, or 0.
  */
 int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu);
@@ -868,6 +889,13 @@ static inline int sched_ipcc_eff(int cpu, int class)
 
 static inline int sched_ipcc_task_gain(struct task_struct *p, int src_cpu,
 				       int dst_cpu)
+{
+	return 0;
+}
+
+static inline int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu,
+					   int dst_cpu, bool src_shared,
+					   bool dst_shared)
 {
 	return 0;
 }

@@ -316,6 +316,58 @@ static void ipcc_test_gain_sign(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 1), 0);
 }
 
+/*
+ * SMT contention: a P-core thread beside a busy sibling is worth about
+ * 0.6 of the P-core. CPU 0 is such a thread, CPU 1 an E-core. Task a
+ * (class 0: 1024 on the P-core, 700 on the E-core) runs on CPU 1, task b
+ * (class 1: 500, 300) on CPU 0. Counting CPU 0 as a whole P-core, a swap
+ * gains 324 - 200 = 124 and passes the default threshold (64); it would
+ * lower the pair's speed from 700 + 299 to 614 + 300, and with the
+ * shared core counted it sums to -85 and is refused.
+ */
+static void ipcc_test_smt_gain(struct kunit *test)
+{
+	struct ipcc_score_table *t;
+	int ga, gb;
+
+	KUNIT_EXPECT_EQ(test, ipcc_smt_score(1024, false), 1024);
+	KUNIT_EXPECT_EQ(test, ipcc_smt_score(1024, true), IPCC_SMT_YIELD);
+	KUNIT_EXPECT_EQ(test, ipcc_smt_score(1000, true), 599);
+	KUNIT_EXPECT_EQ(test, ipcc_smt_score(0, true), 0);
+
+	t = kunit_kzalloc(test, struct_size(t, cells, 4), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->nr_cells = 4;
+	t->nr_classes = 2;
+	t->nr_cpus = 2;
+	t->cells[0] = (struct ipcc_cell){ .perf = 1024, .eff = 300 };
+	t->cells[1] = (struct ipcc_cell){ .perf = 500, .eff = 300 };
+	t->cells[2] = (struct ipcc_cell){ .perf = 700, .eff = 900 };
+	t->cells[3] = (struct ipcc_cell){ .perf = 300, .eff = 900 };
+
+	/* Blind to SMT: the swap passes. */
+	ga = ipcc_table_gain(t, 0, 1, 0);
+	gb = ipcc_table_gain(t, 1, 0, 1);
+	KUNIT_EXPECT_EQ(test, ga, 324);
+	KUNIT_EXPECT_EQ(test, gb, -200);
+	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(ga, gb,
+						 IPCC_SWAP_THRESHOLD_DEFAULT,
+						 0, 0, 0));
+
+	/* CPU 0's core shared before and after: refused. */
+	ga = ipcc_table_gain_smt(t, 0, 1, 0, false, true);
+	gb = ipcc_table_gain_smt(t, 1, 0, 1, true, false);
+	KUNIT_EXPECT_EQ(test, ga, 614 - 700);
+	KUNIT_EXPECT_EQ(test, gb, 300 - 299);
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(ga, gb,
+						  IPCC_SWAP_THRESHOLD_DEFAULT,
+						  0, 0, 0));
+
+	/* Unknown scores stay neutral, shared or not. */
+	t->cells[3].perf = IPCC_CELL_UNKNOWN;
+	KUNIT_EXPECT_EQ(test, ipcc_table_gain_smt(t, 1, 0, 1, true, true), 0);
+}
+
 static void ipcc_test_parse_override_good(struct kunit *test)
 {
 	pid_t pid = 0;
@@ -853,6 +905,7 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_norm_score),
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
+	KUNIT_CASE(ipcc_test_smt_gain),
 	KUNIT_CASE(ipcc_test_headroom),
 	KUNIT_CASE(ipcc_test_bigger),
 	KUNIT_CASE(ipcc_test_reset_walk),
