@@ -97,6 +97,8 @@ void ipcc_misfit_tick(struct task_struct *curr);
 bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
 			 int threshold);
 
+bool ipcc_swap_outranks(int gain, int gain_other, int gain_back,
+			int threshold);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same);
 

@@ -242,6 +242,28 @@ bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 }
 
 /**
+ * ipcc_swap_outranks() - whether another task should have a swap partner
+ * @gain:       gain of the task whose CPU found the partner, moving there
+ * @gain_other: gain of another CPU's task moving to the partner's CPU
+ * @gain_back:  gain of the partner moving to that other CPU
+ * @threshold:  the ``swap_threshold`` knob
+ *
+ * Swaps are decided by the CPU whose task would gain, as soon as it
+ * looks: without this, the first task to look takes a partner's place
+ * even when another task would gain more there, and the swap that would
+ * then put the better task there may fall under the threshold.
+ *
+ * Return: true when the other task gains strictly more and its own swap
+ * with the partner would pass ipcc_should_swap() (rate limit aside).
+ */
+bool ipcc_swap_outranks(int gain, int gain_other, int gain_back,
+			int threshold)
+{
+	return gain_other > gain &&
+	       ipcc_should_swap(gain_other, gain_back, threshold, 0, 0, 0);
+}
+
+/**
  * ipcc_tick_swap_due() - whether a busy CPU looks for a swap on this tick
  * @headroom:  how much better the running task's class scores on its best
  *             CPU than here (sched_ipcc_task_headroom())
@@ -736,9 +758,18 @@ static bool ipcc_swap_pending(int cpu)
 	return atomic_read(per_cpu_ptr(&ipcc_swap_inflight, cpu));
 }
 
+/*
+ * A task class may swap: running, movable by class, and classified. An
+ * unclassified task's gain is unknown rather than nil: swapping it out
+ * of a P-core for a classified one would let whichever task the hardware
+ * classified first take the P-cores (a vector task still unclassified at
+ * start lost its P-core to a scalar one, and the swap back was under the
+ * threshold).
+ */
 static bool ipcc_swappable(struct task_struct *p)
 {
-	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p);
+	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p) &&
+	       sched_ipcc_task_class(p) >= 0;
 }
 
 /* The domains class swaps work in: asymmetric, not SMT, not NUMA. */
@@ -768,6 +799,40 @@ static bool ipcc_domain_has_better(struct sched_domain *sd,
 }
 
 /*
+ * Whether another CPU of @sd than @this_cpu runs a task that would gain
+ * strictly more than @gain from trading places with @partner, which runs
+ * on @dst, in a swap that would itself pass: then this swap is left to
+ * that CPU's own search, so that @dst goes to the task that gains most
+ * rather than to the first that looked. The task that gains most is never
+ * outranked, so one of them swaps. Bounded by the span; called only when
+ * a swap was found. RCU read lock held.
+ */
+static bool ipcc_swap_outranked(struct sched_domain *sd, int this_cpu,
+				int dst, struct task_struct *partner, int gain,
+				int threshold)
+{
+	struct task_struct *c;
+	int cpu;
+
+	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
+		if (cpu == this_cpu || cpu == dst || ipcc_swap_pending(cpu))
+			continue;
+
+		c = rcu_dereference(cpu_rq(cpu)->curr);
+		if (!ipcc_swappable(c) || !cpumask_test_cpu(dst, c->cpus_ptr) ||
+		    !cpumask_test_cpu(cpu, partner->cpus_ptr))
+			continue;
+
+		if (ipcc_swap_outranks(gain, ipcc_smt_gain(c, cpu, dst),
+				       ipcc_smt_gain(partner, dst, cpu),
+				       threshold))
+			return true;
+	}
+
+	return false;
+}
+
+/*
  * Look in @sd for the CPU whose running task and this CPU's gain most
  * from trading places, and queue the swap. Return whether one was queued.
  * Called with the RCU read lock held and no runqueue lock.
@@ -775,7 +840,7 @@ static bool ipcc_domain_has_better(struct sched_domain *sd,
 static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 {
 	int this_cpu = cpu_of(rq), threshold = READ_ONCE(ipcc_swap_threshold);
-	int cpu, ga, gb, best_cpu = -1, best_gain = 0;
+	int cpu, ga, gb, best_cpu = -1, best_gain = 0, best_ga = 0;
 	struct task_struct *a, *b, *best = NULL;
 	struct ipcc_swap *s;
 	u64 now, last_a, last;
@@ -814,9 +879,12 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 		best = b;
 		best_cpu = cpu;
 		best_gain = ga + gb;
+		best_ga = ga;
 	}
 
-	if (!best || atomic_cmpxchg_acquire(&s->busy, 0, 1))
+	if (!best || ipcc_swap_outranked(sd, this_cpu, best_cpu, best, best_ga,
+					 threshold) ||
+	    atomic_cmpxchg_acquire(&s->busy, 0, 1))
 		return false;
 
 	atomic_inc(per_cpu_ptr(&ipcc_swap_inflight, this_cpu));

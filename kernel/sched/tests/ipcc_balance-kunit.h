@@ -283,6 +283,30 @@ static void ipcc_test_tick_swap_due(struct kunit *test)
 	}
 }
 
+/*
+ * lnl-duty (bench): a P-core runs a spin-wait task (gain 0 either way);
+ * a scalar task (gain +104 to the P-core) and a vector task (+120) run
+ * on E-cores. The scalar task's CPU found the swap first: it is left to
+ * the vector task, whose swap passes too. Taken first by the scalar
+ * task, the P-core could not go to the vector task later: that swap
+ * (+120 - 104 = +16) is under the threshold.
+ */
+static void ipcc_test_swap_outranks(struct kunit *test)
+{
+	int thr = IPCC_SWAP_THRESHOLD_DEFAULT;
+
+	KUNIT_EXPECT_TRUE(test, ipcc_swap_outranks(104, 120, 0, thr));
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_outranks(120, 104, 0, thr));
+	KUNIT_EXPECT_FALSE(test, ipcc_should_swap(120, -104, thr, 0, 0, 0));
+
+	/* Equal gains: the one that looked first keeps it. */
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_outranks(120, 120, 0, thr));
+	/* The other task's swap would not pass: this one goes ahead. */
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_outranks(60, 100, -90, thr));
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_outranks(10, 50, 0, thr));
+	KUNIT_EXPECT_TRUE(test, ipcc_swap_outranks(10, 70, 0, thr));
+}
+
 static void ipcc_test_swap_scan_wait(struct kunit *test)
 {
 	u64 rl = 4 * T_MS, max = 32 * T_MS, w = 0;
@@ -572,6 +596,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_rq_tie),
 	KUNIT_CASE(ipcc_test_should_swap_threshold),
 	KUNIT_CASE(ipcc_test_should_swap_ratelimit),
+	KUNIT_CASE(ipcc_test_swap_outranks),
 	KUNIT_CASE(ipcc_test_tick_swap_due),
 	KUNIT_CASE(ipcc_test_swap_scan_wait),
 	KUNIT_CASE(ipcc_test_class_misfit),
