@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import model
+import truth
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -407,7 +408,7 @@ run() {
 	%(ss_before)s
 	%(lb_before)s
 	say "mode $1 rep $2"
-	ipcc-run $B/spec $B/run-m$1-r$2 || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
+	ipcc-run $B/spec $B/run-m$1-r$2 $(($2 - 1)) || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
 	%(lb_after)s
 	%(ss_after)s
 	kthreads >$B/kthreads-m$1-r$2.after
@@ -529,14 +530,24 @@ def parse_topology(files):
             pcpus = parse_cpulist(w[1])
         elif len(w) == 2 and w[0] in ("ecpus", "lpcpus"):
             ecpus |= parse_cpulist(w[1])
-    perf = {}
+    # What the kernel reads (its HFI scores) is kept for reports only; the
+    # score is the ground truth of bench/truth.py by core type.
+    hfi = {}
     lines = files.get("scores", "").splitlines()
     for line in lines[1:]:
         w = line.split()
         if not w or not w[0].isdigit():
             continue
-        perf[int(w[0])] = [int(x.split("/")[0]) if x[0].isdigit() else 0 for x in w[1:]]
-    return model.Topology(online, siblings, pcpus & online, ecpus & online, perf)
+        hfi[int(w[0])] = [int(x.split("/")[0]) if x[0].isdigit() else 0 for x in w[1:]]
+    pcpus &= online
+    ecpus &= online
+    classes = sorted(truth.CATALOGUE)
+    perf = {cpu: [truth.speed(c, "P" if cpu in pcpus else "E" if cpu in ecpus else "?")
+                  for c in classes] for cpu in online}
+    smt = {c: truth.smt_factor(c) for c in classes}
+    topo = model.Topology(online, siblings, pcpus, ecpus, perf, smt)
+    topo.hfi = hfi
+    return topo
 
 
 @dataclass
@@ -620,7 +631,7 @@ def analyze_run(run, topo, warmup_s):
     sib = {c: topo.siblings.get(c, {c}) - {c} for c in topo.online}
     timeline = {t["id"]: [] for t in tasks}   # (t0, t1, cpu, frac)
     # Pass 1: per interval, each task's CPU and run time.
-    intervals = []
+    intervals, every = [], []
     window = 0.0
     cpu_busy = {}
     for k in range(1, nk):
@@ -637,6 +648,7 @@ def analyze_run(run, topo, warmup_s):
             cur[t["id"]] = (b[1], d)
             busy[b[1]] = busy.get(b[1], 0.0) + d
             timeline[t["id"]].append((t0, t1, b[1], d / dt))
+        every.append((t0, dt, cur, busy))
         if t0 < warm:
             continue
         intervals.append((t0, dt, cur, busy))
@@ -654,48 +666,62 @@ def analyze_run(run, topo, warmup_s):
         cpu_fr = max(v / window for v in cpu_busy.values())
         task_fr = max(sum(iv[2][t["id"]][1] for iv in intervals) / window for t in full)
         kappa = max(0.05, min(1.0, max(cpu_fr, task_fr)))
-    # Pass 2: work under the speed model.
-    thr = 0.0
+    # Pass 2: work under the speed model, and the optimum, over the
+    # intervals from @start on (the main window: after the warm-up).
+    def score(ivs, record):
+        thr = 0.0
+        phases = {}   # index -> dict(T=ms, run={id: ms}, cls={id: class})
+        for t0, dt, cur, busy in ivs:
+            ph = sum(1 for c in cuts if c <= t0)
+            P = phases.setdefault(ph, dict(T=0.0, run={}, cls={}))
+            P["T"] += dt
+            for t in tasks:
+                i = t["id"]
+                cpu, d = cur[i]
+                cls = cls_at(i, t0)
+                # Sibling load relative to the capacity, not capped at 1 so
+                # that its mean matches the optimum's fluid model.
+                sb = min(1.0, sum(busy.get(s, 0.0) for s in sib.get(cpu, ())) / dt) / kappa
+                f = 1.0 - (1.0 - topo.smt_factor(cls)) * sb
+                w = topo.score(cpu, cls) * d / 1000.0 * f
+                thr += w
+                P["run"][i] = P["run"].get(i, 0.0) + d
+                P["cls"][i] = cls
+                if record is None:
+                    continue
+                pt = record[i]
+                pt["run_ms"] += d
+                pt["thr"] += w
+                pt["cls_ms"][cls] = pt["cls_ms"].get(cls, 0.0) + d
+                if cpu in topo.pcpus:
+                    pt["p_ms"] += d
+                    pt["cls_p_ms"][cls] = pt["cls_p_ms"].get(cls, 0.0) + d
+                elif cpu in topo.ecpus:
+                    pt["e_ms"] += d
+                best = topo.best_cpus(cls)
+                if best is None or cpu in best:
+                    pt["best_ms"] += d
+        opt = 0.0
+        for P in phases.values():
+            T = P["T"]
+            rate = model.optimum_rate(topo, [(P["cls"][i], P["run"][i] / T / kappa)
+                                             for i in P["run"]])
+            if rate is None:
+                return thr, None
+            opt += kappa * rate * T / 1000.0
+        return thr, opt
+
     per_task = {t["id"]: dict(run_ms=0.0, p_ms=0.0, e_ms=0.0, thr=0.0, best_ms=0.0,
                               cls_ms={}, cls_p_ms={}) for t in tasks}
-    phases = {}   # index -> dict(T=ms, run={id: ms}, cls={id: class})
-    for t0, dt, cur, busy in intervals:
-        ph = sum(1 for c in cuts if c <= t0)
-        P = phases.setdefault(ph, dict(T=0.0, run={}, cls={}))
-        P["T"] += dt
-        for t in tasks:
-            i = t["id"]
-            cpu, d = cur[i]
-            cls = cls_at(i, t0)
-            # Sibling load relative to the capacity, not capped at 1 so that
-            # its mean matches the optimum's fluid model.
-            sb = min(1.0, sum(busy.get(s, 0.0) for s in sib.get(cpu, ())) / dt) / kappa
-            f = 1.0 - (1.0 - model.SMT_FACTOR) * sb
-            w = topo.score(cpu, cls) * d / 1000.0 * f
-            thr += w
-            pt = per_task[i]
-            pt["run_ms"] += d
-            pt["thr"] += w
-            pt["cls_ms"][cls] = pt["cls_ms"].get(cls, 0.0) + d
-            if cpu in topo.pcpus:
-                pt["p_ms"] += d
-                pt["cls_p_ms"][cls] = pt["cls_p_ms"].get(cls, 0.0) + d
-            elif cpu in topo.ecpus:
-                pt["e_ms"] += d
-            best = topo.best_cpus(cls)
-            if best is None or cpu in best:
-                pt["best_ms"] += d
-            P["run"][i] = P["run"].get(i, 0.0) + d
-            P["cls"][i] = cls
-    opt = 0.0
-    for P in phases.values():
-        T = P["T"]
-        rate = model.optimum_rate(topo, [(P["cls"][i], P["run"][i] / T / kappa)
-                                         for i in P["run"]])
-        if rate is None:
-            opt = None
-            break
-        opt += kappa * rate * T / 1000.0
+    thr, opt = score(intervals, per_task)
+    # The same from the first event (an unpin or a class change) on,
+    # warm-up or not: how well the balancer reacted, which the warm-up
+    # would otherwise hide.
+    first_ev = min((t_ms for t_ms, *_ in run.events), default=None)
+    eff_event = None
+    if first_ev is not None:
+        ev_thr, ev_opt = score([iv for iv in every if iv[0] >= first_ev], None)
+        eff_event = ev_thr / ev_opt if ev_opt else None
     # Fairness: spread of CPU time among tasks of equal demand (duty), in
     # the measured window; CoV averaged over the groups by task count.
     groups = {}
@@ -713,8 +739,10 @@ def analyze_run(run, topo, warmup_s):
     cov = sum(c * n for c, n in covs) / sum(n for _, n in covs) if covs else None
     maxmin = max(ratios) if ratios else None
     # Reaction: from a class change (or unpin) to the first sample on a CPU
-    # of the best type for the task's class, running there.
-    reactions, censored = [], 0
+    # of the best type for the task's class, running there. An event that
+    # finds the task on such a CPU already needs no reaction and is not
+    # counted (already_best).
+    reactions, censored, already = [], 0, 0
     for t_ms, kind, i, arg in sorted(run.events):
         cls = arg if kind == "class" else cls_at(i, t_ms)
         best = topo.best_cpus(cls)
@@ -722,6 +750,10 @@ def analyze_run(run, topo, warmup_s):
             continue
         pid = tasks[i]["pid"]
         s = run.samples[pid]
+        at = [k for k in range(nk) if s[k][0] <= t_ms]
+        if at and s[at[-1]][1] in best:
+            already += 1
+            continue
         hit = None
         for k in range(1, nk):
             if s[k][0] >= t_ms and s[k][1] in best and s[k][3] > s[k - 1][3]:
@@ -739,7 +771,8 @@ def analyze_run(run, topo, warmup_s):
             cls_p[c] = cls_p.get(c, 0.0) + ms
     return dict(
         throughput=thr, optimum=opt, window_s=window / 1000.0, kappa=kappa,
-        efficiency=(thr / opt) if opt else None,
+        efficiency=(thr / opt) if opt else None, efficiency_from_event=eff_event,
+        already_best=already,
         rate=thr / (window / 1000.0) if window else 0.0,
         fairness_cov=cov, fairness_maxmin=maxmin,
         reactions_ms=reactions, reaction_ms=statistics.median(reactions) if reactions else None,

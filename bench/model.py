@@ -4,14 +4,15 @@
 Speed model (see bench/README.md):
     a task of class c running on CPU k for a time dt does
         work = perf(k, c) * dt * smt
-    perf(k, c) is the HFI performance score (0..255) the kernel reports for
-    CPU k and class c (/sys/kernel/debug/sched/ipcc/scores), and
-        smt = 1 - (1 - SMT_FACTOR) * b / kappa
+    perf(k, c) is the true speed of class c's kind of work on CPU k's core
+    type (bench/truth.py: published P/E ratios; never what the kernel
+    reads), and
+        smt = 1 - (1 - f_c) * b / kappa
     where b (0..1) is how busy the other SMT threads of CPU k's core were with
-    benchmark tasks during dt and kappa the share of a CPU the guest leaves
-    to benchmark tasks (benchlib.analyze_run estimates it).  With SMT_FACTOR = 0.6 a thread whose sibling is
-    busy all the time runs at 60% of its speed: two busy threads of a core give
-    1.2 times the work of one, the usual SMT yield on Intel cores.
+    benchmark tasks during dt, kappa the share of a CPU the guest leaves
+    to benchmark tasks (benchlib.analyze_run estimates it), and f_c the
+    speed of a thread of class c beside a busy sibling (truth.smt_factor():
+    half the published SMT pair yield, 0.55 to 0.65; 1 for a spin-wait).
 
 Optimum (fluid, exact for the model): over a phase of length T with fixed
 classes, each task i got a CPU share s_i (its run time / T / kappa, measured, so
@@ -19,7 +20,7 @@ the optimum judges placement only, not how much CPU the tasks got; the
 caller multiplies the result by kappa).  A schedule is
 a mix over time of configurations (which class runs on each CPU); a
 configuration's speed is the sum of perf * smt over its busy CPUs, with
-smt = SMT_FACTOR on a core with more than one busy thread.  The optimum is
+smt = f_c on a core with more than one busy thread.  The optimum is
 the best mix (a linear program) such that every class gets its total share
 and no j tasks of a class get more than j of them could run at once:
     maximize    sum_k w_k V_k
@@ -38,14 +39,15 @@ SMT_FACTOR = 0.6
 
 
 class Topology:
-    """Online CPUs, their cores (SMT sibling groups), P/E type, scores."""
+    """Online CPUs, their cores (SMT sibling groups), P/E type, speeds."""
 
-    def __init__(self, online, siblings, pcpus, ecpus, perf):
+    def __init__(self, online, siblings, pcpus, ecpus, perf, smt=None):
         self.online = sorted(online)
         self.siblings = siblings            # cpu -> set of cpus of its core
         self.pcpus = set(pcpus)
         self.ecpus = set(ecpus)
-        self.perf = perf                    # cpu -> [perf of class 0, 1, ...]
+        self.perf = perf                    # cpu -> [speed of class 0, 1, ...]
+        self.smt = smt or {}                # class -> speed beside a busy sibling
         cores, seen = [], set()
         for cpu in self.online:
             if cpu in seen:
@@ -71,6 +73,10 @@ class Topology:
         best = {c for c, s in scores.items() if s == top}
         return None if len(best) == len(scores) else best
 
+    def smt_factor(self, cls):
+        """Speed of a thread of class cls beside a busy SMT sibling."""
+        return self.smt.get(cls, SMT_FACTOR)
+
     def nr_classes(self):
         return max((len(v) for v in self.perf.values()), default=0)
 
@@ -83,11 +89,11 @@ def _configs(topo, classes, caps):
         opts = {}
         for choice in product([None] + list(range(ncls)), repeat=len(core)):
             busy = sum(1 for x in choice if x is not None)
-            f = SMT_FACTOR if busy > 1 else 1.0
             cnt = [0] * ncls
             val = 0.0
             for cpu, x in zip(core, choice):
                 if x is not None:
+                    f = topo.smt_factor(classes[x]) if busy > 1 else 1.0
                     cnt[x] += 1
                     val += topo.score(cpu, classes[x]) * f
             key = tuple(cnt)

@@ -16,12 +16,14 @@ guest tools (make bench does all of it).  See bench/README.md.
 import argparse
 import csv
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import benchlib as bl  # noqa: E402
+import truth  # noqa: E402
 
 RES = bl.OUT / "bench"
 
@@ -110,12 +112,14 @@ def aggregate(sc, mode, per_rep):
         scenario=sc.name, profile=sc.profile, mode=mode, mode_name=bl.MODE_NAMES[mode],
         reps=len(per_rep),
         efficiency=bl.summarize([m["efficiency"] for m in per_rep]),
+        efficiency_from_event=bl.summarize([m["efficiency_from_event"] for m in per_rep]),
         throughput_rate=bl.summarize([m["rate"] for m in per_rep]),
         fairness_cov=bl.summarize([m["fairness_cov"] for m in per_rep]),
         fairness_maxmin=bl.summarize([m["fairness_maxmin"] for m in per_rep]),
         reaction_ms=bl.summarize([m["reaction_ms"] for m in per_rep]),
         reaction_events=sum(len(m["reactions_ms"]) + m["censored"] for m in per_rep),
         reaction_censored=sum(m["censored"] for m in per_rep),
+        reaction_already_best=sum(m["already_best"] for m in per_rep),
         p_share={bl.class_name(c): bl.summarize([m["p_share"].get(c) for m in per_rep])["median"]
                  for c in classes},
         cpu_s=bl.summarize([m["cpu_s"] for m in per_rep]),
@@ -126,8 +130,11 @@ def aggregate(sc, mode, per_rep):
 
 
 def print_table(rows, errors):
-    hdr = (f"{'scenario':<14} {'mode':<11} {'efficiency [min-max]':<22} {'thr/mode0':>9} "
-           f"{'fair CoV':>8} {'reaction ms [min-max]':<24} P-core share by class")
+    print("Scored by the ground truth (bench/truth.py), not by what the kernel reads:")
+    for line in truth.table():
+        print("  " + line)
+    hdr = (f"{'scenario':<14} {'mode':<11} {'efficiency [min-max]':<22} {'from event':<10} "
+           f"{'thr/mode0':>9} {'fair CoV':>8} {'reaction ms [min-max]':<24} P-core share by class")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
@@ -142,6 +149,7 @@ def print_table(rows, errors):
         ps = " ".join(f"{k} {v * 100:.0f}%" for k, v in r["p_share"].items() if v is not None)
         print(f"{r['scenario']:<14} {str(r['mode']) + ' ' + r['mode_name']:<11} "
               f"{bl.fmt(e['median'])} [{bl.fmt(e['min'])}-{bl.fmt(e['max'])}]  "
+              f"{bl.fmt(r['efficiency_from_event']['median']):<10} "
               f"{bl.fmt(r['throughput_vs_mode0'], '9.3f'):>9} "
               f"{bl.fmt(r['fairness_cov']['median'], '8.3f'):>8} {react:<24} {ps}")
     for e in errors:
@@ -150,11 +158,13 @@ def print_table(rows, errors):
 
 CSV_COLS = ["scenario", "profile", "mode", "mode_name", "reps",
             "efficiency_median", "efficiency_min", "efficiency_max",
+            "efficiency_from_event_median",
             "throughput_rate_median", "throughput_vs_mode0",
             "fairness_cov_median", "fairness_cov_min", "fairness_cov_max",
             "fairness_maxmin_median",
             "reaction_ms_median", "reaction_ms_min", "reaction_ms_max",
-            "reaction_events", "reaction_censored", "cpu_s_median", "window_s",
+            "reaction_events", "reaction_censored", "reaction_already_best",
+            "cpu_s_median", "window_s",
             "p_share", "ipcc_stats", "error"]
 
 
@@ -235,7 +245,15 @@ def main():
     ap.add_argument("--duration", type=float, help="override duration (s)")
     ap.add_argument("--analyze", nargs="+", metavar="LOGDIR",
                     help="re-analyze the output.log of earlier boots, one per scenario, in order")
+    ap.add_argument("--model", choices=("oracle", "rpl", "rule"),
+                    help="Thread Director model of the emulated part (default: the "
+                         "profile's, oracle); results go to out/bench/MODEL/ unless oracle")
     a = ap.parse_args()
+    global RES
+    if a.model:
+        os.environ["ITD_MODEL"] = a.model
+        if a.model != "oracle":
+            RES = RES / a.model
     paths = a.scenarios or sorted(str(p) for p in (bl.BENCH / "scenarios").glob("*.conf"))
     try:
         scs = [bl.parse_scenario(p) for p in paths]
@@ -262,6 +280,7 @@ def main():
     write_csv(rows, RES / "results.csv")
     plot(rows, RES / "efficiency.svg")
     print()
+    print(f"Thread Director model: {os.environ.get('ITD_MODEL', 'the profile default (oracle)')}")
     print_table(rows, errors)
     print(f"\nresults: {RES}/results.json, results.csv, efficiency.svg, raw/ "
           f"({(time.time() - t0) / 60:.1f} min)")

@@ -2,7 +2,7 @@
 /*
  * ipcc-run: the in-guest driver of the ipcc placement benchmark.
  *
- * usage: ipcc-run SPEC OUT
+ * usage: ipcc-run SPEC OUT [ROTATE]
  *
  * SPEC is a small text file the host writes (bench/run.py), one item a line,
  * '#' comments:
@@ -19,7 +19,10 @@
  *   event T_MS class ID CLASS   task ID switches to work of CLASS at T_MS
  *   event T_MS unpin ID         allow task ID on every online CPU at T_MS
  *
- * It forks every worker, sets its affinity before the worker execs (with
+ * It forks every worker (starting with task ROTATE modulo the number of
+ * tasks, 0 by default, so that repetitions can vary the fork order the
+ * kernel's initial placement depends on), sets its affinity before the
+ * worker execs (with
  * its class as an argument: the worker executes that kind of work, and the
  * hardware's Thread Director classifies it; nothing here tells the kernel
  * a class), starts them all at once (t=0), then every interval samples
@@ -276,7 +279,7 @@ static int sched_class_of(pid_t pid)
 
 int main(int argc, char **argv)
 {
-	int gate[2], i, k, nsamples;
+	int gate[2], i, k, nsamples, rotate = 0;
 	char dir[64], path[128], buf[1024];
 	struct sample *samples;
 	cpu_set_t all;
@@ -284,11 +287,15 @@ int main(int argc, char **argv)
 	int64_t t0;
 	FILE *out;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: ipcc-run SPEC OUT\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: ipcc-run SPEC OUT [ROTATE]\n");
 		return 2;
 	}
+	if (argc == 4)
+		rotate = atoi(argv[3]);
 	read_spec(argv[1]);
+	if (rotate < 0)
+		die("bad rotation %s", argv[3]);
 	out = fopen(argv[2], "w");
 	if (!out)
 		die("cannot write %s", argv[2]);
@@ -309,10 +316,13 @@ int main(int argc, char **argv)
 	 */
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
-	for (i = 0; i < ntasks; i++) {
-		struct task *t = &tasks[i];
+	for (k = 0; k < ntasks; k++) {
+		struct task *t;
 		char a1[16], a2[16], a3[16];
 		pid_t pid;
+
+		i = (k + rotate) % ntasks;
+		t = &tasks[i];
 
 		snprintf(path, sizeof(path), "%s/w%d", dir, i);
 		pid = fork();

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Ground truth of the placement benchmark: how fast each kind of work
+really runs on each core type, apart from anything the kernel reads.
+
+The benchmark's workers execute one kind of work per class number (the
+kinds QEMU's Thread Director model classifies, bench/src/ipcc-worker.c):
+0 scalar integer arithmetic, 1 packed SIMD, 2 dot products (pmaddwd),
+3 a PAUSE spin-wait. Under TCG every vCPU runs at the same speed, so
+the benchmark scores placement with the speeds below instead: a task that
+ran for dt on a CPU of type T did speed(kind, T) * dt of work, less the
+SMT loss when the other thread of its core was busy. The kernel's view
+(the class the hardware model reported, the HFI table it parsed) never
+enters the score: a scenario that changes the HFI table changes the
+hardware's estimate, not these numbers.
+
+Calibration (published measurements; the E-core's speed is 1):
+
+  kind  P/E   SMT pair  source
+  0     1.62  1.1       stress-ng int32 on an i5-1335U, turbo off
+                        (P/E throughput ratio); a compiler, two SMT
+                        threads doing 1.1x the work of one
+  1     1.77  1.3       stress-ng double on the same part; a renderer,
+                        1.3x with SMT
+  2     2.4   1.3       four equal AVX2 chunks on an i7-1260P (2P+2E, SMT
+                        off): pinned 864 ms, static 567 ms, dynamic 517
+                        ms give a P/E ratio of about 2.4; SMT as for 1
+  3     1.0   2.0       a spin-wait gains nothing from a P-core; how fast
+                        it spins does not matter, so a busy sibling
+                        costs it nothing (assumed)
+
+"SMT pair" is the work two busy threads of one core do together, in
+units of one thread alone: each runs at half of it (0.55 for kind 0,
+0.65 for 1 and 2). LP E-cores count as E-cores (nothing published gives
+their speed for these kinds of work).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Work:
+    """One kind of work: its name, true P/E speed ratio, SMT pair yield."""
+    name: str
+    p_over_e: float
+    smt_pair: float
+
+    def speed(self, ctype):
+        """True speed on a core of type ctype ("P" or "E"), E = 1."""
+        return self.p_over_e if ctype == "P" else 1.0
+
+    def smt_factor(self):
+        """Speed of one thread with its sibling busy, as a fraction."""
+        return min(1.0, self.smt_pair / 2.0)
+
+
+CATALOGUE = {
+    0: Work("scalar integer (stress-ng int32)", 1.62, 1.1),
+    1: Work("packed SIMD (stress-ng double)", 1.77, 1.3),
+    2: Work("dot product (AVX2 chunks)", 2.4, 1.3),
+    3: Work("spin-wait (PAUSE)", 1.0, 2.0),
+}
+
+# Speeds are reported on the HFI's 0..255 scale of a P-core's class-0
+# performance, so that throughput numbers stay comparable in size.
+SCALE = 255 / max(w.p_over_e for w in CATALOGUE.values())
+
+
+def work(cls):
+    """The kind of work of class number cls, or None."""
+    return CATALOGUE.get(cls)
+
+
+def speed(cls, ctype):
+    """True speed of class cls's work on a core of type ctype (0 if
+    unknown), on the benchmark's scale."""
+    w = work(cls)
+    if w is None or ctype not in ("P", "E"):
+        return 0.0
+    return w.speed(ctype) * SCALE
+
+
+def smt_factor(cls):
+    """A thread's speed with a busy SMT sibling, as a fraction."""
+    w = work(cls)
+    return w.smt_factor() if w else 1.0
+
+
+def table():
+    """The catalogue as text lines, for reports."""
+    out = ["kind  work                               P/E   SMT pair"]
+    for c, w in sorted(CATALOGUE.items()):
+        out.append(f"{c:<5} {w.name:<34} {w.p_over_e:<5} {w.smt_pair}")
+    return out
