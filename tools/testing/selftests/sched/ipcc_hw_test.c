@@ -506,6 +506,33 @@ TEST_F(hw, hfi_rows_parsed_for_every_class)
 }
 
 /*
+ * Set the E-cores' performance in @class through QMP, then wait up to
+ * HFI_MAX_MS for the kernel's scores to match the hardware's rows (every
+ * class against class 0 with @class0). Returns the mismatches left (0 on
+ * success, -1 when the scores cannot be read or QMP fails); *@ms is the
+ * time waited.
+ */
+static int set_e_perf_and_wait(struct __test_metadata *_metadata,
+			       struct part *pt, int class, long perf,
+			       bool class0, int *ms)
+{
+	char cmd[160];
+	int tries, ret = -1;
+
+	snprintf(cmd, sizeof(cmd),
+		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":%d,\"perf\":%ld}}",
+		 class, perf);
+	if (qmp_cmd(cmd) || read_part(pt))
+		return -1;
+	for (tries = 0; tries < HFI_MAX_MS / 100 && ret; tries++) {
+		usleep(100000);
+		ret = compare_scores_as(_metadata, pt, false, class0);
+	}
+	*ms = tries * 100;
+	return ret;
+}
+
+/*
  * A change of the hardware's estimate (HFI interrupt, table update)
  * reaches the kernel's scores: E-cores' class-1 performance goes to 20
  * and back, within HFI_MAX_MS each way. Shown failing: adl-hw with
@@ -514,36 +541,19 @@ TEST_F(hw, hfi_rows_parsed_for_every_class)
 TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 {
 	struct part *pt = &self->pt;
-	int e = first_cpu(pt, "e"), h, tries, ret = -1;
+	int e = first_cpu(pt, "e"), h, ms;
 	long old;
-	char cmd[160];
 
 	if (e < 0)
 		SKIP(return, "no E-cores");
 	h = pt->hw_of[e];
 	old = pt->hw[h].perf[1];
-	snprintf(cmd, sizeof(cmd),
-		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":1,\"perf\":20}}");
-	ASSERT_EQ(0, qmp_cmd(cmd));
-	ASSERT_EQ(0, read_part(pt));
+	set_e_perf_and_wait(_metadata, pt, 1, 20, false, &ms);
 	ASSERT_EQ(20, pt->hw[h].perf[1]);
-	for (tries = 0; tries < HFI_MAX_MS / 100 && ret; tries++) {
-		usleep(100000);
-		ret = compare_scores(_metadata, pt, false);
-	}
-	TH_LOG("kernel saw the new row after %d ms", tries * 100);
+	TH_LOG("kernel saw the new row after %d ms", ms);
 	EXPECT_EQ(0, compare_scores(_metadata, pt, true));
 
-	snprintf(cmd, sizeof(cmd),
-		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":1,\"perf\":%ld}}",
-		 old);
-	ASSERT_EQ(0, qmp_cmd(cmd));
-	ASSERT_EQ(0, read_part(pt));
-	for (tries = 0, ret = -1; tries < HFI_MAX_MS / 100 && ret; tries++) {
-		usleep(100000);
-		ret = compare_scores(_metadata, pt, false);
-	}
-	EXPECT_EQ(0, ret);
+	EXPECT_EQ(0, set_e_perf_and_wait(_metadata, pt, 1, old, false, &ms));
 }
 
 /*
@@ -557,40 +567,22 @@ TEST_F_TIMEOUT(hw, hfi_update_reaches_kernel, 60)
 TEST_F_TIMEOUT(hw, hfi_update_while_paused, 60)
 {
 	struct part *pt = &self->pt;
-	int e = first_cpu(pt, "e"), h, tries, ret = -1;
-	char cmd[160], mode[16];
+	int e = first_cpu(pt, "e"), ms;
+	char mode[16];
 	long old;
 
 	if (e < 0)
 		SKIP(return, "no E-cores");
-	h = pt->hw_of[e];
-	old = pt->hw[h].perf[0];
+	old = pt->hw[pt->hw_of[e]].perf[0];
 	ASSERT_LT(0, read_text(IPCC_SYSCTL, mode, sizeof(mode)));
 	ASSERT_EQ(0, write_text(IPCC_SYSCTL, "0"));
 
-	snprintf(cmd, sizeof(cmd),
-		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":0,\"perf\":%ld}}",
-		 old - 1);
-	ASSERT_EQ(0, qmp_cmd(cmd));
-	ASSERT_EQ(0, read_part(pt));
-	for (tries = 0; tries < HFI_MAX_MS / 100 && ret; tries++) {
-		usleep(100000);
-		ret = compare_scores_as(_metadata, pt, false, true);
-	}
-	TH_LOG("paused: the kernel read the class-0 table after %d ms",
-	       tries * 100);
+	set_e_perf_and_wait(_metadata, pt, 0, old - 1, true, &ms);
+	TH_LOG("paused: the kernel read the class-0 table after %d ms", ms);
 	EXPECT_EQ(0, compare_scores_as(_metadata, pt, true, true));
 
 	ASSERT_EQ(0, write_text(IPCC_SYSCTL, "2"));
-	snprintf(cmd, sizeof(cmd),
-		 "{\"execute\":\"x-hybrid-set-hfi\",\"arguments\":{\"core-type\":\"e\",\"class\":0,\"perf\":%ld}}",
-		 old);
-	ASSERT_EQ(0, qmp_cmd(cmd));
-	ASSERT_EQ(0, read_part(pt));
-	for (tries = 0, ret = -1; tries < HFI_MAX_MS / 100 && ret; tries++) {
-		usleep(100000);
-		ret = compare_scores(_metadata, pt, false);
-	}
+	set_e_perf_and_wait(_metadata, pt, 0, old, false, &ms);
 	write_text(IPCC_SYSCTL, mode);
 	EXPECT_EQ(0, compare_scores(_metadata, pt, true));
 }
