@@ -23,7 +23,9 @@
  * find_src_rq()             the existing rules tie.
  * sched_balance_rq()  2     ipcc_should_swap(): exchange two running
  *                           tasks with migrate_swap() when every CPU is
- *                           busy and nothing else moves.
+ *                           busy and nothing else moves;
+ *                           ipcc_swap_outranks(): leave the partner to a
+ *                           task that gains more there.
  * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait():
  * trigger()                 the same search from the tick, on CPUs whose
  *                           task could gain, without waiting for the
