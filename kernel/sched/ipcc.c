@@ -169,21 +169,32 @@ static void ipcc_cand_reset(struct sched_ipcc_task *st)
 	st->cnt = 0;
 }
 
+static void ipcc_mix_reset(struct sched_ipcc_task *st)
+{
+	unsigned int c;
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++)
+		WRITE_ONCE(st->mix[c], 0);
+}
+
 /* Unclassified, not overridden, no candidate: a new task. */
 static void ipcc_task_init(struct sched_ipcc_task *st)
 {
 	WRITE_ONCE(st->class, IPCC_CLASS_NONE);
 	WRITE_ONCE(st->flags, 0);
 	ipcc_cand_reset(st);
+	ipcc_mix_reset(st);
 }
 
 /* exec: start afresh, but an override survives. */
 static void ipcc_task_exec(struct sched_ipcc_task *st)
 {
-	if (st->flags & IPCC_TASK_OVERRIDDEN)
+	if (st->flags & IPCC_TASK_OVERRIDDEN) {
 		ipcc_cand_reset(st);
-	else
+		ipcc_mix_reset(st);
+	} else {
 		ipcc_task_init(st);
+	}
 }
 
 static void ipcc_task_pin(struct sched_ipcc_task *st, u8 class)
@@ -191,6 +202,7 @@ static void ipcc_task_pin(struct sched_ipcc_task *st, u8 class)
 	WRITE_ONCE(st->class, class);
 	WRITE_ONCE(st->flags, st->flags | IPCC_TASK_OVERRIDDEN);
 	ipcc_cand_reset(st);
+	ipcc_mix_reset(st);
 }
 
 /**
@@ -240,6 +252,73 @@ static bool ipcc_debounce(struct sched_ipcc_task *st, int read, unsigned int k)
 	WRITE_ONCE(st->class, read);
 	ipcc_cand_reset(st);
 	return true;
+}
+
+/**
+ * ipcc_mix_shift() - how fast a class mix forgets, from the debounce length
+ * @k: the debounce length, at least 1
+ *
+ * Each reading takes 1/2^shift of the mix: with the default debounce of
+ * 4 ticks, an eighth, so that the mix spans about 8 readings (32 ms at
+ * HZ=250), twice the debounce. A real phase change then outweighs the old
+ * class after 6 readings. The price is a mix that still swings with a
+ * class flipping 50 times a second, as vector work does on Raptor Lake:
+ * around its mean of about a half, by a quarter either way; a longer mix
+ * would be steadier and slower to follow a phase change.
+ *
+ * Return: the shift, 1..9 for @k of 1..%U8_MAX.
+ */
+static unsigned int ipcc_mix_shift(unsigned int k)
+{
+	return order_base_2(clamp(k, 1U, (unsigned int)U8_MAX)) + 1;
+}
+
+/**
+ * ipcc_mix_add() - feed one class reading into a task's class mix
+ * @st:    the task's state
+ * @read:  the reading, as for ipcc_debounce()
+ * @shift: ipcc_mix_shift() of the debounce length
+ *
+ * A valid reading of a class the mix tracks takes 1/2^@shift of the
+ * weight from every class and gives it to its own. An invalid reading
+ * changes nothing (the hardware did not say what the task does); a class
+ * beyond %IPCC_MIX_CLASSES empties the mix, so that the task goes by its
+ * debounced class. An overridden task's mix stays empty.
+ */
+static void ipcc_mix_add(struct sched_ipcc_task *st, int read,
+			 unsigned int shift)
+{
+	unsigned int c;
+	u16 w;
+
+	if (st->flags & IPCC_TASK_OVERRIDDEN || read < 0)
+		return;
+	if (read >= IPCC_MIX_CLASSES) {
+		ipcc_mix_reset(st);
+		return;
+	}
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		w = st->mix[c] - (st->mix[c] >> shift);
+		if (c == read)
+			w += IPCC_MIX_ONE >> shift;
+		WRITE_ONCE(st->mix[c], w);
+	}
+}
+
+/* Whether @st has a class or a mix to go by. */
+static bool ipcc_task_known(const struct sched_ipcc_task *st)
+{
+	unsigned int c;
+
+	if (READ_ONCE(st->class) != IPCC_CLASS_NONE)
+		return true;
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		if (READ_ONCE(st->mix[c]))
+			return true;
+	}
+
+	return false;
 }
 
 /*
@@ -329,6 +408,140 @@ static int ipcc_table_headroom(const struct ipcc_score_table *t, int class,
 		return 0;
 
 	return max(ipcc_gain(t->best_perf[class], here), 0);
+}
+
+/**
+ * ipcc_task_mix() - the class mix a task goes by
+ * @st: the task's state
+ * @nr: the number of classes of the score table
+ * @w:  where to copy the weights of the first @nr classes (the rest zero)
+ *
+ * Return: the total weight, or 0 when the task goes by its class alone:
+ * it is overridden, or its mix is empty.
+ */
+static unsigned int ipcc_task_mix(const struct sched_ipcc_task *st,
+				  unsigned int nr, u16 w[IPCC_MIX_CLASSES])
+{
+	unsigned int c, total = 0;
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		w[c] = c < nr ? READ_ONCE(st->mix[c]) : 0;
+		total += w[c];
+	}
+
+	return READ_ONCE(st->flags) & IPCC_TASK_OVERRIDDEN ? 0 : total;
+}
+
+/**
+ * ipcc_table_task_gain() - a task's expected gain between two CPUs
+ * @t:          the score table, or NULL
+ * @st:         the task's state
+ * @src_cpu:    where the task would leave
+ * @dst_cpu:    where it would go
+ * @src_shared: another SMT thread of @src_cpu's core is busy
+ * @dst_shared: the same of @dst_cpu
+ *
+ * The gains of the classes of @st's mix (ipcc_table_gain_smt()), weighted
+ * by it: what the move is worth if the task goes on doing what it did. A
+ * task whose class flaps between two values counts for each in
+ * proportion, rather than for whichever it read last. An overridden task,
+ * or one with an empty mix, goes by its class alone.
+ *
+ * Return: the gain, 0 when unknown.
+ */
+static int ipcc_table_task_gain(const struct ipcc_score_table *t,
+				const struct sched_ipcc_task *st, int src_cpu,
+				int dst_cpu, bool src_shared, bool dst_shared)
+{
+	unsigned int c, total;
+	u16 w[IPCC_MIX_CLASSES];
+	int sum = 0;
+
+	if (!t)
+		return 0;
+
+	total = ipcc_task_mix(st, t->nr_classes, w);
+	if (!total)
+		return ipcc_table_gain_smt(t, ipcc_class_to_int(READ_ONCE(st->class)),
+					   src_cpu, dst_cpu, src_shared,
+					   dst_shared);
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		if (w[c])
+			sum += w[c] * ipcc_table_gain_smt(t, c, src_cpu, dst_cpu,
+							  src_shared,
+							  dst_shared);
+	}
+
+	return DIV_ROUND_CLOSEST(sum, (int)total);
+}
+
+/*
+ * ipcc_table_headroom() of a task, weighted by its mix as in
+ * ipcc_table_task_gain().
+ */
+static int ipcc_table_task_headroom(const struct ipcc_score_table *t,
+				    const struct sched_ipcc_task *st, int cpu)
+{
+	unsigned int c, total, sum = 0;
+	u16 w[IPCC_MIX_CLASSES];
+
+	if (!t)
+		return 0;
+
+	total = ipcc_task_mix(st, t->nr_classes, w);
+	if (!total)
+		return ipcc_table_headroom(t, ipcc_class_to_int(READ_ONCE(st->class)),
+					   cpu);
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		if (w[c])
+			sum += w[c] * ipcc_table_headroom(t, c, cpu);
+	}
+
+	return DIV_ROUND_CLOSEST(sum, total);
+}
+
+/* A perf score of @class: on @cpu, or (@bigger) on a CPU bigger than it. */
+static int ipcc_table_perf(const struct ipcc_score_table *t, int cpu,
+			   int class, bool bigger)
+{
+	return bigger ? ipcc_table_bigger(t, cpu, class) :
+			ipcc_table_cell(t, cpu, class, false);
+}
+
+/*
+ * ipcc_table_perf() of a task, weighted by its mix as in
+ * ipcc_table_task_gain(); -1 when unknown, or when a class of the mix has
+ * no such score.
+ */
+static int ipcc_table_task_perf(const struct ipcc_score_table *t,
+				const struct sched_ipcc_task *st, int cpu,
+				bool bigger)
+{
+	unsigned int c, total, sum = 0;
+	u16 w[IPCC_MIX_CLASSES];
+	int v;
+
+	if (!t)
+		return -1;
+
+	total = ipcc_task_mix(st, t->nr_classes, w);
+	if (!total)
+		return ipcc_table_perf(t, cpu,
+				       ipcc_class_to_int(READ_ONCE(st->class)),
+				       bigger);
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		if (!w[c])
+			continue;
+		v = ipcc_table_perf(t, cpu, c, bigger);
+		if (v < 0)
+			return -1;
+		sum += w[c] * v;
+	}
+
+	return DIV_ROUND_CLOSEST(sum, total);
 }
 
 /*
@@ -772,14 +985,21 @@ int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
 			     bool src_shared, bool dst_shared)
 {
-	int class = sched_ipcc_task_class(p);
-
-	if (class < 0)
-		return 0;
-
 	guard(rcu)();
-	return ipcc_table_gain_smt(rcu_dereference(ipcc_table), class, src_cpu,
-				   dst_cpu, src_shared, dst_shared);
+	return ipcc_table_task_gain(rcu_dereference(ipcc_table), &p->ipcc,
+				    src_cpu, dst_cpu, src_shared, dst_shared);
+}
+
+bool sched_ipcc_task_known(const struct task_struct *p)
+{
+	return ipcc_task_known(&p->ipcc);
+}
+
+int sched_ipcc_task_score(struct task_struct *p, int cpu, bool bigger)
+{
+	guard(rcu)();
+	return ipcc_table_task_perf(rcu_dereference(ipcc_table), &p->ipcc,
+				    cpu, bigger);
 }
 
 /*
@@ -824,35 +1044,9 @@ void sched_ipcc_account_balance(enum ipcc_stat kind, struct task_struct *p,
 
 int sched_ipcc_task_headroom(struct task_struct *p, int cpu)
 {
-	int class = sched_ipcc_task_class(p);
-	const struct ipcc_score_table *t;
-
-	if (class < 0)
-		return 0;
-
 	guard(rcu)();
-	t = rcu_dereference(ipcc_table);
-	if (!t || (unsigned int)class >= t->nr_classes)
-		return 0;
-
-	return ipcc_table_headroom(t, class, cpu);
-}
-
-/**
- * ipcc_bigger_score() - best score of a class on the CPUs bigger than one
- * @cpu:   the CPU
- * @class: the class, 0-based
- *
- * Reads one cell of the score cache: the best perf score of @class on the
- * CPUs whose capacity, when the cache was built, exceeded @cpu's, whatever
- * their affinity and whether they are online.
- *
- * Return: the score, or -1 when no bigger CPU has one.
- */
-int ipcc_bigger_score(int cpu, int class)
-{
-	guard(rcu)();
-	return ipcc_table_bigger(rcu_dereference(ipcc_table), cpu, class);
+	return ipcc_table_task_headroom(rcu_dereference(ipcc_table), &p->ipcc,
+					cpu);
 }
 
 /*
@@ -879,6 +1073,7 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
 	struct sched_ipcc_task *st = &curr->ipcc;
 	struct pt_regs *regs = get_irq_regs();
 	u8 old = st->class;
+	unsigned int k;
 	int read;
 
 	lockdep_assert_rq_held(rq);
@@ -898,7 +1093,9 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
 	if (read >= (int)READ_ONCE(ipcc_arch_nr))
 		read = -ERANGE;
 
-	if (!ipcc_debounce(st, read, READ_ONCE(ipcc_debounce_ticks)))
+	k = READ_ONCE(ipcc_debounce_ticks);
+	ipcc_mix_add(st, read, ipcc_mix_shift(k));
+	if (!ipcc_debounce(st, read, k))
 		return;
 
 	sched_ipcc_stat_inc(IPCC_STAT_CLASS_CHANGES);

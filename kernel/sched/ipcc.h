@@ -92,7 +92,6 @@ int ipcc_set_debounce_ticks(unsigned int ticks);
 int ipcc_set_override(pid_t pid, int class);
 u64 ipcc_stat_read(enum ipcc_stat stat);
 
-int ipcc_bigger_score(int cpu, int class);
 void ipcc_misfit_tick(struct task_struct *curr);
 bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
 			 int threshold);

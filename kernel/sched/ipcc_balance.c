@@ -3,8 +3,9 @@
  * IPC classes (IPCC): class-aware load balancing.
  *
  * The gain of moving a task from CPU s to CPU d is the score of its class
- * on d minus its score on s (sched_ipcc_task_gain(), normalised units);
- * a swap gains the sum of both moves. Unclassified tasks gain 0. The
+ * on d minus its score on s, averaged over its class mix
+ * (sched_ipcc_task_gain(), normalised units); a swap gains the sum of
+ * both moves. Unclassified tasks gain 0. The
  * fair-class balancer consults classes in these places, each behind
  * sched_ipcc_key and the mode (kernel.sched_ipcc):
  *
@@ -590,16 +591,16 @@ static void ipcc_misfit_mark(struct rq *rq, struct task_struct *p, bool on)
 
 bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits)
 {
-	int cpu = cpu_of(rq), class = sched_ipcc_task_class(p);
+	int cpu = cpu_of(rq);
 	bool misfit = false;
 	int here, best;
 
 	lockdep_assert_rq_held(rq);
 
-	if (fits && class >= 0 && sched_ipcc_balance_movable(p)) {
-		best = ipcc_bigger_score(cpu, class);
-		here = sched_ipcc_score(cpu, class);
-		misfit = best >= 0 &&
+	if (fits && sched_ipcc_task_known(p) && sched_ipcc_balance_movable(p)) {
+		best = sched_ipcc_task_score(p, cpu, true);
+		here = sched_ipcc_task_score(p, cpu, false);
+		misfit = best >= 0 && here >= 0 &&
 			 ipcc_class_misfit(here, best,
 					   READ_ONCE(ipcc_misfit_threshold));
 	}
@@ -635,17 +636,19 @@ bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
 bool __sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu, int dst_cpu,
 			      bool queued)
 {
-	int class = sched_ipcc_task_class(p);
+	int src, dst;
 	bool ok;
 
-	if (class < 0 || !sched_ipcc_balance_movable(p))
+	if (!sched_ipcc_task_known(p) || !sched_ipcc_balance_movable(p))
 		return !queued;
 	if (!queued && !(READ_ONCE(p->ipcc.flags) & IPCC_TASK_MISFIT))
 		return true;
 
+	src = sched_ipcc_task_score(p, src_cpu, false);
+	dst = sched_ipcc_task_score(p, dst_cpu, false);
 	ok = ipcc_misfit_pull_ok(cpumask_test_cpu(dst_cpu, p->cpus_ptr),
-				 sched_ipcc_score(src_cpu, class),
-				 sched_ipcc_score(dst_cpu, class),
+				 src < 0 ? IPCC_SCORE_NEUTRAL : src,
+				 dst < 0 ? IPCC_SCORE_NEUTRAL : dst,
 				 READ_ONCE(ipcc_misfit_threshold));
 	/* detach_tasks() takes a queued task it accepts: the cooldown starts. */
 	if (ok && queued)
@@ -761,8 +764,9 @@ static bool ipcc_swap_pending(int cpu)
 }
 
 /*
- * A task class may swap: running, movable by class, and classified. An
- * unclassified task's gain is unknown rather than nil: swapping it out
+ * A task class may swap: running, movable by class, and known (a class
+ * or a class mix, sched_ipcc_task_known()). An unknown task's gain is
+ * unknown rather than nil: swapping it out
  * of a P-core for a classified one would let whichever task the hardware
  * classified first take the P-cores (a vector task still unclassified at
  * start lost its P-core to a scalar one, and the swap back was under the
@@ -771,7 +775,7 @@ static bool ipcc_swap_pending(int cpu)
 static bool ipcc_swappable(struct task_struct *p)
 {
 	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p) &&
-	       sched_ipcc_task_class(p) >= 0;
+	       sched_ipcc_task_known(p);
 }
 
 /* The domains class swaps work in: asymmetric, not SMT, not NUMA. */

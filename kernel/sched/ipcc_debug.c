@@ -88,14 +88,26 @@ void sched_ipcc_proc_show(struct task_struct *p, struct seq_file *m)
 {
 	u8 class = READ_ONCE(p->ipcc.class);
 	u8 flags = READ_ONCE(p->ipcc.flags);
+	unsigned int c, total = 0, w[IPCC_MIX_CLASSES];
+	char name[16];
 
 	if (!m)
 		return;
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		w[c] = READ_ONCE(p->ipcc.mix[c]);
+		total += w[c];
+	}
 
 	seq_printf(m, "%-45s:%21lld\n", "ipcc.class",
 		   class == IPCC_CLASS_NONE ? -1LL : (long long)class);
 	seq_printf(m, "%-45s:%21lld\n", "ipcc.overridden",
 		   (flags & IPCC_TASK_OVERRIDDEN) ? 1LL : 0LL);
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		snprintf(name, sizeof(name), "ipcc.mix.%u", c);
+		seq_printf(m, "%-45s:%21lld\n", name,
+			   total ? (long long)w[c] * 1000 / total : 0LL);
+	}
 }
 
 #ifdef CONFIG_DEBUG_FS

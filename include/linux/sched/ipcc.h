@@ -313,10 +313,14 @@ int sched_ipcc_eff(int cpu, int class);
  * @src_cpu: the CPU it would leave
  * @dst_cpu: the CPU it would move to
  *
- * Return: score(@dst_cpu) - score(@src_cpu) for @p's class, in
- * normalised units (-%IPCC_SCORE_SCALE..%IPCC_SCORE_SCALE); positive when
- * @p runs better on @dst_cpu. 0 when @p is unclassified or either CPU has
- * no score for the class.
+ * The gain of each class in @p's class mix (&struct sched_ipcc_task.mix),
+ * weighted by the mix; of @p's class alone when @p is overridden or has
+ * no mix yet.
+ *
+ * Return: score(@dst_cpu) - score(@src_cpu), in normalised units
+ * (-%IPCC_SCORE_SCALE..%IPCC_SCORE_SCALE); positive when @p runs better on
+ * @dst_cpu. 0 when @p is unclassified; a class without a score on either
+ * CPU counts 0.
  */
 int sched_ipcc_task_gain(struct task_struct *p, int src_cpu, int dst_cpu);
 
@@ -353,6 +357,28 @@ int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
  * unknown.
  */
 int sched_ipcc_task_headroom(struct task_struct *p, int cpu);
+
+/**
+ * sched_ipcc_task_known() - whether class logic has anything to go by
+ * @p: the task
+ *
+ * Return: true when @p has a class, or valid class readings in its mix.
+ */
+bool sched_ipcc_task_known(const struct task_struct *p);
+
+/**
+ * sched_ipcc_task_score() - a task's expected perf score on a CPU
+ * @p:      the task
+ * @cpu:    the CPU
+ * @bigger: the best score on the CPUs bigger than @cpu instead
+ *
+ * The scores of the classes in @p's mix weighted by it, as in
+ * sched_ipcc_task_gain().
+ *
+ * Return: the score on the 0..%IPCC_SCORE_SCALE scale; -1 when @p is
+ * unclassified or a class of its mix has no such score.
+ */
+int sched_ipcc_task_score(struct task_struct *p, int cpu, bool bigger);
 
 /**
  * sched_ipcc_stat_inc() - bump a debugfs ``stats`` counter
@@ -799,8 +825,10 @@ void sched_ipcc_debugfs_init(struct dentry *parent);
  * @p: the task
  * @m: the seq_file of /proc/PID/sched
  *
- * Prints ``ipcc.class`` (-1 when unclassified) and ``ipcc.overridden``
- * (0 or 1) in the format of the other fields.
+ * Prints ``ipcc.class`` (-1 when unclassified), ``ipcc.overridden``
+ * (0 or 1) and ``ipcc.mix.0`` .. ``ipcc.mix.3``, the class mix in
+ * thousandths (all 0 while it is empty), in the format of the other
+ * fields.
  */
 void sched_ipcc_proc_show(struct task_struct *p, struct seq_file *m);
 

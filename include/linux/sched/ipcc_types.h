@@ -39,6 +39,19 @@
 #define IPCC_TASK_MISFIT	BIT(1)
 
 /**
+ * define IPCC_MIX_CLASSES - classes a task's class mix tracks
+ *
+ * Thread Director has four classes on every part so far. A task that
+ * reads a higher class goes by its debounced class alone.
+ */
+#define IPCC_MIX_CLASSES	4
+
+/**
+ * define IPCC_MIX_ONE - total weight of a task's class mix once full
+ */
+#define IPCC_MIX_ONE		BIT(14)
+
+/**
  * struct sched_ipcc_task - IPC class state of one task
  * @class: current class, 0-based, or %IPCC_CLASS_NONE when unclassified.
  * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
@@ -49,16 +62,25 @@
  *         0 when there was none. The balancer leaves the task's class out
  *         of its decisions for the ``cooldown_ms`` knob after it, so that
  *         class logic never moves a task back and forth. Copied at fork.
+ * @mix:   the class mix: per class, a weight of the task's recent valid
+ *         readings, each reading adding a share that older ones give up
+ *         (an exponentially decayed histogram, about twice the debounce
+ *         length long), summing to at most about %IPCC_MIX_ONE; all zero
+ *         until the first valid reading. The balancer weighs a task's
+ *         scores by it (its expected gain), so that a class the hardware
+ *         flaps between two values still counts for what it mostly is.
  *
- * Eight bytes, embedded in &struct task_struct as ``ipcc``.
+ * Sixteen bytes, embedded in &struct task_struct as ``ipcc``.
  *
  * Lifecycle:
  *
  * - fork: the child starts unclassified (@class = %IPCC_CLASS_NONE, no
- *   candidate) and is never overridden: an override is not inherited.
+ *   candidate, an empty mix) and is never overridden: an override is not
+ *   inherited.
  * - exec: the task goes back to unclassified and debounces afresh, unless
- *   it is overridden; an override survives exec (only the candidate is
- *   dropped).
+ *   it is overridden; an override survives exec (only the candidate and
+ *   the mix are dropped).
+ * - override: the mix is emptied; an overridden task goes by its class.
  * - kernel threads: always unclassified; their class is never read and
  *   they cannot be overridden.
  *
@@ -68,7 +90,9 @@
  * Writers hold the task's runqueue lock (the tick runs with it held,
  * exec and overrides take task_rq_lock()); fork writes the child before
  * it is visible. Readers may read @class and @flags locklessly with
- * READ_ONCE(). @last_migrate is written with WRITE_ONCE() by the
+ * READ_ONCE(), and @mix one element at a time: a reader racing with a
+ * tick sees each weight old or new, which only shifts one estimate by a
+ * fraction of a reading. @last_migrate is written with WRITE_ONCE() by the
  * balancer, not always under the task's runqueue lock (a swap is decided
  * without it), and read with READ_ONCE(): a stale value only shifts one
  * cooldown.
@@ -79,6 +103,7 @@ struct sched_ipcc_task {
 	u8	cnt;
 	u8	flags;
 	u32	last_migrate;
+	u16	mix[IPCC_MIX_CLASSES];
 };
 
 /**
@@ -90,6 +115,7 @@ struct sched_ipcc_task {
 	.cnt	= 0,				\
 	.flags	= 0,				\
 	.last_migrate = 0,			\
+	.mix	= { 0 },			\
 }
 
 #endif /* _LINUX_SCHED_IPCC_TYPES_H */

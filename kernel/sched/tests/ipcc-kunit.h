@@ -215,6 +215,183 @@ static void ipcc_test_fork_exec(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.flags, 0);
 }
 
+/*
+ * A P-core (CPU 0) and an E-core (CPU 1) with three classes, the adl-hw
+ * profile's default table normalised: every class scores 253 on the
+ * P-core; class 0 scores 165 on the E-core, class 1 133, class 2 104.
+ */
+static struct ipcc_score_table *ipcc_test_pe_table(struct kunit *test)
+{
+	static const u16 e_perf[] = { 165, 133, 104 };
+	struct ipcc_score_table *t;
+	int c;
+
+	t = kunit_kzalloc(test, struct_size(t, cells, 6), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	t->nr_cells = 6;
+	t->nr_classes = 3;
+	t->nr_cpus = 2;
+	memset(t->best_perf, 0xff, sizeof(t->best_perf));
+	for (c = 0; c < 3; c++) {
+		t->cells[c] = (struct ipcc_cell){ .perf = 253, .eff = 188,
+						  .bigger = IPCC_CELL_UNKNOWN };
+		t->cells[3 + c] = (struct ipcc_cell){ .perf = e_perf[c],
+						      .eff = 600,
+						      .bigger = 253 };
+		t->best_perf[c] = 253;
+	}
+
+	return t;
+}
+
+/* Feed @n readings alternating between @a and @b into debounce and mix. */
+static void ipcc_test_feed_both(struct sched_ipcc_task *st, int a, int b,
+				int n, unsigned int k)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ipcc_mix_add(st, i & 1 ? b : a, ipcc_mix_shift(k));
+		ipcc_debounce(st, i & 1 ? b : a, k);
+	}
+}
+
+static unsigned int ipcc_test_mix_total(const struct sched_ipcc_task *st)
+{
+	unsigned int c, total = 0;
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++)
+		total += st->mix[c];
+
+	return total;
+}
+
+/*
+ * A dot-product task whose class the hardware flaps between 2 and 0 on
+ * every reading (Raptor Lake: about 470 flips a second) never debounces
+ * to a class, yet must rank above a scalar task (always 0) and below a
+ * task that really reads 2, as its true speed does.
+ */
+static void ipcc_test_mix_flapping(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_pe_table(test);
+	struct sched_ipcc_task dot, scalar, steady;
+	int g_dot, g_scalar, g_steady;
+
+	ipcc_test_init_state(&dot);
+	ipcc_test_init_state(&scalar);
+	ipcc_test_init_state(&steady);
+
+	ipcc_test_feed_both(&dot, 2, 0, 64, 4);
+	ipcc_test_feed_both(&scalar, 0, 0, 64, 4);
+	ipcc_test_feed_both(&steady, 2, 2, 64, 4);
+
+	KUNIT_EXPECT_EQ(test, dot.class, IPCC_CLASS_NONE);
+	KUNIT_EXPECT_TRUE(test, ipcc_task_known(&dot));
+	KUNIT_EXPECT_EQ(test, scalar.class, 0);
+	KUNIT_EXPECT_EQ(test, steady.class, 2);
+
+	/* Half each, within one reading's share. */
+	KUNIT_EXPECT_LE(test, abs((int)dot.mix[2] - (int)dot.mix[0]),
+			IPCC_MIX_ONE >> ipcc_mix_shift(4));
+
+	/* E-core to P-core: 88 for class 0, 149 for class 2. */
+	g_dot = ipcc_table_task_gain(t, &dot, 1, 0, false, false);
+	g_scalar = ipcc_table_task_gain(t, &scalar, 1, 0, false, false);
+	g_steady = ipcc_table_task_gain(t, &steady, 1, 0, false, false);
+	KUNIT_EXPECT_EQ(test, g_scalar, 88);
+	KUNIT_EXPECT_EQ(test, g_steady, 149);
+	KUNIT_EXPECT_GE(test, g_dot, 88 + (149 - 88) / 4);
+	KUNIT_EXPECT_LE(test, g_dot, 149 - (149 - 88) / 4);
+	/* The way back loses as much. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &dot, 0, 1, false, false),
+			-g_dot);
+
+	/* Headroom and scores follow the same weights. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_headroom(t, &dot, 1), g_dot);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_headroom(t, &dot, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_perf(t, &dot, 1, false),
+			253 - g_dot);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_perf(t, &dot, 1, true), 253);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_perf(t, &dot, 0, true), -1);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_perf(t, &scalar, 1, false), 165);
+
+	/* SMT: the P-core thread's score is scaled, as for one class. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &scalar, 1, 0, false, true),
+			ipcc_table_gain_smt(t, 0, 1, 0, false, true));
+}
+
+static void ipcc_test_mix_rules(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_pe_table(test);
+	struct sched_ipcc_task st;
+	u16 before[IPCC_MIX_CLASSES];
+	int i;
+
+	KUNIT_EXPECT_EQ(test, ipcc_mix_shift(1), 1);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_shift(4), 3);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_shift(32), 6);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_shift(U8_MAX), 9);
+
+	/* Unknown until the first valid reading; then known. */
+	ipcc_test_init_state(&st);
+	KUNIT_EXPECT_FALSE(test, ipcc_task_known(&st));
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_perf(t, &st, 1, false), -1);
+	ipcc_mix_add(&st, -EAGAIN, 3);
+	KUNIT_EXPECT_FALSE(test, ipcc_task_known(&st));
+	ipcc_mix_add(&st, 1, 3);
+	KUNIT_EXPECT_TRUE(test, ipcc_task_known(&st));
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			120);
+
+	/* A phase change outweighs the old class after 6 readings, not 5. */
+	for (i = 0; i < 64; i++)
+		ipcc_mix_add(&st, 2, 3);
+	for (i = 0; i < 5; i++)
+		ipcc_mix_add(&st, 1, 3);
+	KUNIT_EXPECT_LT(test, st.mix[1], st.mix[2]);
+	ipcc_mix_add(&st, 1, 3);
+	KUNIT_EXPECT_GT(test, st.mix[1], st.mix[2]);
+
+	/* The total stays at about IPCC_MIX_ONE, whatever is read. */
+	for (i = 0; i < 1000; i++)
+		ipcc_mix_add(&st, (i * 7) % IPCC_MIX_CLASSES, 3);
+	KUNIT_EXPECT_LE(test, ipcc_test_mix_total(&st),
+			IPCC_MIX_ONE + IPCC_MIX_CLASSES * 8);
+	KUNIT_EXPECT_GE(test, ipcc_test_mix_total(&st),
+			IPCC_MIX_ONE - IPCC_MIX_CLASSES * 8);
+
+	/* Invalid readings change nothing. */
+	memcpy(before, st.mix, sizeof(before));
+	ipcc_mix_add(&st, -ERANGE, 3);
+	KUNIT_EXPECT_EQ(test, memcmp(before, st.mix, sizeof(before)), 0);
+
+	/* A class the mix does not track empties it. */
+	ipcc_mix_add(&st, IPCC_MIX_CLASSES, 3);
+	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+
+	/* An override empties it and the task goes by its class alone. */
+	ipcc_mix_add(&st, 2, 3);
+	ipcc_task_pin(&st, 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	ipcc_mix_add(&st, 2, 3);
+	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			88);
+
+	/* exec and fork empty it too. */
+	ipcc_test_init_state(&st);
+	ipcc_mix_add(&st, 2, 3);
+	ipcc_task_exec(&st);
+	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	ipcc_mix_add(&st, 2, 3);
+	ipcc_task_init(&st);
+	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+}
+
 static void ipcc_test_norm_score(struct kunit *test)
 {
 	unsigned int raw;
@@ -902,6 +1079,8 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_debounce_overridden),
 	KUNIT_CASE(ipcc_test_debounce_current_resets),
 	KUNIT_CASE(ipcc_test_fork_exec),
+	KUNIT_CASE(ipcc_test_mix_flapping),
+	KUNIT_CASE(ipcc_test_mix_rules),
 	KUNIT_CASE(ipcc_test_norm_score),
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
