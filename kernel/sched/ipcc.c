@@ -416,20 +416,32 @@ static int ipcc_table_headroom(const struct ipcc_score_table *t, int class,
  * @nr: the number of classes of the score table
  * @w:  where to copy the weights of the first @nr classes (the rest zero)
  *
+ * A task whose debounced class holds at least three quarters of its mix
+ * goes by that class alone: its hardware classifies it cleanly, and the
+ * rest of the mix is the odd misreading (the first reading after a
+ * context switch, say) that the debounce exists to filter. The mix
+ * counts where the hardware keeps changing its mind.
+ *
  * Return: the total weight, or 0 when the task goes by its class alone:
- * it is overridden, or its mix is empty.
+ * it is overridden, its mix is empty, or its class dominates the mix.
  */
 static unsigned int ipcc_task_mix(const struct sched_ipcc_task *st,
 				  unsigned int nr, u16 w[IPCC_MIX_CLASSES])
 {
 	unsigned int c, total = 0;
+	u8 class = READ_ONCE(st->class);
 
 	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
 		w[c] = c < nr ? READ_ONCE(st->mix[c]) : 0;
 		total += w[c];
 	}
 
-	return READ_ONCE(st->flags) & IPCC_TASK_OVERRIDDEN ? 0 : total;
+	if (READ_ONCE(st->flags) & IPCC_TASK_OVERRIDDEN)
+		return 0;
+	if (class < IPCC_MIX_CLASSES && 4 * w[class] >= 3 * total)
+		return 0;
+
+	return total;
 }
 
 /**

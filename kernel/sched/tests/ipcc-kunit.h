@@ -364,6 +364,23 @@ static void ipcc_test_mix_rules(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ipcc_test_mix_total(&st),
 			IPCC_MIX_ONE - IPCC_MIX_CLASSES * 8);
 
+	/*
+	 * A debounced class holding 3/4 of the mix rules alone (odd
+	 * misreadings are the debounce's to filter); below that, the mix.
+	 */
+	ipcc_test_init_state(&st);
+	ipcc_test_feed_both(&st, 2, 2, 64, 4);
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	ipcc_mix_add(&st, 0, 3);
+	ipcc_mix_add(&st, 0, 3);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			149);
+	ipcc_mix_add(&st, 0, 3);
+	KUNIT_EXPECT_LT(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			149);
+	KUNIT_EXPECT_GT(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			88);
+
 	/* Invalid readings change nothing. */
 	memcpy(before, st.mix, sizeof(before));
 	ipcc_mix_add(&st, -ERANGE, 3);
