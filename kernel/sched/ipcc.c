@@ -177,6 +177,25 @@ static void ipcc_mix_reset(struct sched_ipcc_task *st)
 		WRITE_ONCE(st->mix[c], 0);
 }
 
+/*
+ * A new candidate: note whether the task's class held all but a sixteenth
+ * of a full mix up to this reading (%IPCC_TASK_STEADY). A full mix, so
+ * that a young one (just after fork, or after the last phase change),
+ * trivially of one class, is not taken for a long phase: 21 readings of
+ * one class are needed from empty.
+ */
+static void ipcc_note_steady(struct sched_ipcc_task *st)
+{
+	bool steady = st->class < IPCC_MIX_CLASSES &&
+		      16 * st->mix[st->class] >= 15 * IPCC_MIX_ONE;
+	u8 flags;
+
+	flags = steady ? st->flags | IPCC_TASK_STEADY :
+			 st->flags & ~IPCC_TASK_STEADY;
+	if (flags != st->flags)
+		WRITE_ONCE(st->flags, flags);
+}
+
 /* Unclassified, not overridden, no candidate: a new task. */
 static void ipcc_task_init(struct sched_ipcc_task *st)
 {
@@ -220,6 +239,11 @@ static void ipcc_task_pin(struct sched_ipcc_task *st, u8 class)
  * could not classify (e.g. just after its history was reset) never
  * completes a change. An overridden task is never changed.
  *
+ * A change away from a class that held its mix when the candidate first
+ * appeared (%IPCC_TASK_STEADY) is a change of phase, not the hardware
+ * flapping: the mix is emptied, so that the task goes by its new class
+ * at once rather than after the old readings have faded.
+ *
  * Return: true when the task's class changed.
  */
 static bool ipcc_debounce(struct sched_ipcc_task *st, int read, unsigned int k)
@@ -241,6 +265,7 @@ static bool ipcc_debounce(struct sched_ipcc_task *st, int read, unsigned int k)
 	}
 
 	if (!st->cnt || read != st->cand) {
+		ipcc_note_steady(st);
 		st->cand = read;
 		st->cnt = 0;
 	}
@@ -250,6 +275,8 @@ static bool ipcc_debounce(struct sched_ipcc_task *st, int read, unsigned int k)
 		return false;
 
 	WRITE_ONCE(st->class, read);
+	if (st->flags & IPCC_TASK_STEADY)
+		ipcc_mix_reset(st);
 	ipcc_cand_reset(st);
 	return true;
 }
@@ -304,6 +331,26 @@ static void ipcc_mix_add(struct sched_ipcc_task *st, int read,
 			w += IPCC_MIX_ONE >> shift;
 		WRITE_ONCE(st->mix[c], w);
 	}
+}
+
+/**
+ * ipcc_classify() - feed one class reading into a task's class state
+ * @st:   the task's state
+ * @read: the reading, as for ipcc_debounce()
+ * @k:    the debounce length, at least 1
+ *
+ * The debounce sees the reading first, so that it judges a new candidate
+ * against the mix before that reading; then the mix takes it.
+ *
+ * Return: true when the task's class changed.
+ */
+static bool ipcc_classify(struct sched_ipcc_task *st, int read,
+			  unsigned int k)
+{
+	bool changed = ipcc_debounce(st, read, k);
+
+	ipcc_mix_add(st, read, ipcc_mix_shift(k));
+	return changed;
 }
 
 /* Whether @st has a class or a mix to go by. */
@@ -1085,7 +1132,6 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
 	struct sched_ipcc_task *st = &curr->ipcc;
 	struct pt_regs *regs = get_irq_regs();
 	u8 old = st->class;
-	unsigned int k;
 	int read;
 
 	lockdep_assert_rq_held(rq);
@@ -1105,9 +1151,7 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
 	if (read >= (int)READ_ONCE(ipcc_arch_nr))
 		read = -ERANGE;
 
-	k = READ_ONCE(ipcc_debounce_ticks);
-	ipcc_mix_add(st, read, ipcc_mix_shift(k));
-	if (!ipcc_debounce(st, read, k))
+	if (!ipcc_classify(st, read, READ_ONCE(ipcc_debounce_ticks)))
 		return;
 
 	sched_ipcc_stat_inc(IPCC_STAT_CLASS_CHANGES);

@@ -39,6 +39,17 @@
 #define IPCC_TASK_MISFIT	BIT(1)
 
 /**
+ * define IPCC_TASK_STEADY - flags bit of a task whose class held its mix
+ *
+ * Set by the tick when the hardware first reads a class other than the
+ * task's and the task's class then held all but a sixteenth of a full
+ * class mix; cleared when a later candidate starts otherwise. Should the new
+ * class then win the debounce, the task changed phase rather than
+ * flapped, and its mix starts afresh.
+ */
+#define IPCC_TASK_STEADY	BIT(2)
+
+/**
  * define IPCC_MIX_CLASSES - classes a task's class mix tracks
  *
  * Thread Director has four classes on every part so far. A task that
@@ -56,7 +67,7 @@
  * @class: current class, 0-based, or %IPCC_CLASS_NONE when unclassified.
  * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
  * @cnt:   number of consecutive user ticks of the task that read @cand.
- * @flags: %IPCC_TASK_OVERRIDDEN, %IPCC_TASK_MISFIT.
+ * @flags: %IPCC_TASK_OVERRIDDEN, %IPCC_TASK_MISFIT, %IPCC_TASK_STEADY.
  * @last_migrate: low 32 bits of jiffies at the task's last class-driven
  *         migration (a pull or a swap by class), never 0 once set;
  *         0 when there was none. The balancer leaves the task's class out

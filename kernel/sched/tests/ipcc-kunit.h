@@ -251,10 +251,8 @@ static void ipcc_test_feed_both(struct sched_ipcc_task *st, int a, int b,
 {
 	int i;
 
-	for (i = 0; i < n; i++) {
-		ipcc_mix_add(st, i & 1 ? b : a, ipcc_mix_shift(k));
-		ipcc_debounce(st, i & 1 ? b : a, k);
-	}
+	for (i = 0; i < n; i++)
+		ipcc_classify(st, i & 1 ? b : a, k);
 }
 
 static unsigned int ipcc_test_mix_total(const struct sched_ipcc_task *st)
@@ -407,6 +405,70 @@ static void ipcc_test_mix_rules(struct kunit *test)
 	ipcc_mix_add(&st, 2, 3);
 	ipcc_task_init(&st);
 	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+}
+
+/*
+ * A task that read class 0 for long and then reads class 2 changed phase:
+ * once the debounce believes the new class, the task goes by it alone,
+ * as it did before the mix existed. A task whose class flaps in runs
+ * long enough to pass the debounce keeps its mix.
+ */
+static void ipcc_test_mix_phase_change(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_pe_table(test);
+	struct sched_ipcc_task st;
+	int i, gain;
+
+	ipcc_test_init_state(&st);
+	ipcc_test_feed_both(&st, 0, 0, 64, 4);
+	ipcc_test_feed_both(&st, 2, 2, 3, 4);
+	KUNIT_EXPECT_EQ(test, st.class, 0);
+	KUNIT_EXPECT_TRUE(test, ipcc_classify(&st, 2, 4));
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), st.mix[2]);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			149);
+
+	/*
+	 * The class must hold all but a sixteenth of the mix: after one
+	 * misreading (an eighth), 5 readings of the class are too few...
+	 */
+	ipcc_test_init_state(&st);
+	ipcc_test_feed_both(&st, 0, 0, 64, 4);
+	ipcc_classify(&st, 1, 4);
+	ipcc_test_feed_both(&st, 0, 0, 5, 4);
+	ipcc_test_feed_both(&st, 2, 2, 4, 4);
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	gain = ipcc_table_task_gain(t, &st, 1, 0, false, false);
+	KUNIT_EXPECT_GT(test, gain, 88);
+	KUNIT_EXPECT_LT(test, gain, 149);
+
+	/* ...and 6 enough. */
+	ipcc_test_init_state(&st);
+	ipcc_test_feed_both(&st, 0, 0, 64, 4);
+	ipcc_classify(&st, 1, 4);
+	ipcc_test_feed_both(&st, 0, 0, 6, 4);
+	ipcc_test_feed_both(&st, 2, 2, 4, 4);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			149);
+
+	/*
+	 * Runs of five: each passes the debounce, none empties the mix, and
+	 * the gain stays between the two classes' (about 128 at the end of
+	 * a run of class 2).
+	 */
+	ipcc_test_init_state(&st);
+	ipcc_test_feed_both(&st, 0, 0, 64, 4);
+	for (i = 0; i < 10; i++) {
+		ipcc_test_feed_both(&st, 2, 2, 5, 4);
+		KUNIT_EXPECT_EQ(test, st.class, 2);
+		ipcc_test_feed_both(&st, 0, 0, 5, 4);
+		KUNIT_EXPECT_EQ(test, st.class, 0);
+	}
+	ipcc_test_feed_both(&st, 2, 2, 5, 4);
+	gain = ipcc_table_task_gain(t, &st, 1, 0, false, false);
+	KUNIT_EXPECT_GE(test, gain, 88 + (149 - 88) / 4);
+	KUNIT_EXPECT_LE(test, gain, 149 - (149 - 88) / 4);
 }
 
 static void ipcc_test_norm_score(struct kunit *test)
@@ -1098,6 +1160,7 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_fork_exec),
 	KUNIT_CASE(ipcc_test_mix_flapping),
 	KUNIT_CASE(ipcc_test_mix_rules),
+	KUNIT_CASE(ipcc_test_mix_phase_change),
 	KUNIT_CASE(ipcc_test_norm_score),
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
