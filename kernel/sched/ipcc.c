@@ -436,12 +436,6 @@ static int ipcc_table_gain_smt(const struct ipcc_score_table *t, int class,
 			 ipcc_smt_score(src, src_shared));
 }
 
-static int ipcc_table_gain(const struct ipcc_score_table *t, int class,
-			   int src_cpu, int dst_cpu)
-{
-	return ipcc_table_gain_smt(t, class, src_cpu, dst_cpu, false, false);
-}
-
 /*
  * How much better @class performs on the best CPU of the table than on
  * @cpu: never negative; 0 when either score is unknown.

@@ -14,6 +14,13 @@
 #include <linux/completion.h>
 #include <linux/kthread.h>
 
+/* The gain of @class from @src_cpu to @dst_cpu, no SMT sibling busy. */
+static int ipcc_test_table_gain(const struct ipcc_score_table *t, int class,
+				int src_cpu, int dst_cpu)
+{
+	return ipcc_table_gain_smt(t, class, src_cpu, dst_cpu, false, false);
+}
+
 static void ipcc_test_init_state(struct sched_ipcc_task *st)
 {
 	*st = (struct sched_ipcc_task)SCHED_IPCC_TASK_INIT;
@@ -535,21 +542,22 @@ static void ipcc_test_unclassified_neutral(struct kunit *test)
 	}
 
 	/* No gain anywhere for an unclassified task. */
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, IPCC_CLASS_NONE, 0, 1), 0);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, -1, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, IPCC_CLASS_NONE, 0, 1),
+			0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, -1, 1, 0), 0);
 
 	/* Unknown pairs, CPUs and tables are neutral too. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 1, false),
 			IPCC_SCORE_NEUTRAL);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 1, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 1, 0, 1), 0);
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 2, 0, false),
 			IPCC_SCORE_NEUTRAL);
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, -1, 0, false),
 			IPCC_SCORE_NEUTRAL);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 2), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 0, 2), 0);
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(NULL, 0, 0, false),
 			IPCC_SCORE_NEUTRAL);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(NULL, 0, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(NULL, 0, 0, 1), 0);
 
 	/* Known pairs read back what was stored. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 1, false), 600);
@@ -567,9 +575,9 @@ static void ipcc_test_gain_sign(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipcc_gain(IPCC_SCORE_SCALE, 0), IPCC_SCORE_SCALE);
 
 	/* Class 0 gains going to CPU 1 and loses coming back. */
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 1), 700);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 0), -700);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 0, 1), 700);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 1, 0), -700);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 1, 1), 0);
 }
 
 /*
@@ -602,8 +610,8 @@ static void ipcc_test_smt_gain(struct kunit *test)
 	t->cells[3] = (struct ipcc_cell){ .perf = 300, .eff = 900 };
 
 	/* Blind to SMT: the swap passes. */
-	ga = ipcc_table_gain(t, 0, 1, 0);
-	gb = ipcc_table_gain(t, 1, 0, 1);
+	ga = ipcc_test_table_gain(t, 0, 1, 0);
+	gb = ipcc_test_table_gain(t, 1, 0, 1);
 	KUNIT_EXPECT_EQ(test, ga, 324);
 	KUNIT_EXPECT_EQ(test, gb, -200);
 	KUNIT_EXPECT_TRUE(test, ipcc_should_swap(ga, gb,
@@ -818,21 +826,22 @@ static void ipcc_test_table_garbage(struct kunit *test)
 	/* A row of zeros stays zero: a move there is a loss, away a gain. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 0, false), 0);
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 3, true), 0);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, 1), -mid);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 1, 0), mid);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 0, 1), -mid);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 1, 0), mid);
 
 	/* The top of the raw scale is the top of the normalised one. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 3, false),
 			IPCC_SCORE_SCALE);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 3, 1, 0), IPCC_SCORE_SCALE);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 3, 1, 0),
+			IPCC_SCORE_SCALE);
 
 	/* No data: neutral scores and no gain either way. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 2, false),
 			IPCC_SCORE_NEUTRAL);
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 1, 2, true),
 			IPCC_SCORE_NEUTRAL);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 2, 0, 1), 0);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 2, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 2, 0, 1), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 2, 1, 0), 0);
 
 	/* Out-of-range classes and CPUs read as neutral, never as cells. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, 0, 4, false),
@@ -845,8 +854,8 @@ static void ipcc_test_table_garbage(struct kunit *test)
 			IPCC_SCORE_NEUTRAL);
 	KUNIT_EXPECT_EQ(test, ipcc_table_score(t, -1, 0, false),
 			IPCC_SCORE_NEUTRAL);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, 0, nr_cpu_ids), 0);
-	KUNIT_EXPECT_EQ(test, ipcc_table_gain(t, 0, -1, 0), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, 0, nr_cpu_ids), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_test_table_gain(t, 0, -1, 0), 0);
 
 	kvfree(t);
 }
@@ -872,7 +881,7 @@ static void ipcc_test_headroom(struct kunit *test)
 
 	/* The headroom bounds every gain from that CPU. */
 	KUNIT_EXPECT_GE(test, ipcc_table_headroom(t, 0, 0),
-			ipcc_table_gain(t, 0, 0, 1));
+			ipcc_test_table_gain(t, 0, 0, 1));
 
 	if (nr_cpu_ids < 2)
 		kunit_skip(test, "needs 2 possible CPUs, have %u", nr_cpu_ids);
