@@ -867,6 +867,23 @@ static void mix_of_work(enum work w, int cpu, int ms, int mix[4], int *cls)
 }
 
 /*
+ * @w on @cpu, a class that flaps between @c and 0: its mix holds class
+ * @c at about half (15%..85%) and nothing but 0 and @c (95% or more).
+ */
+static void expect_flapping_mix(struct __test_metadata *_metadata,
+				const char *what, enum work w, int cpu, int c)
+{
+	int mix[4], cls;
+
+	mix_of_work(w, cpu, 1000, mix, &cls);
+	TH_LOG("%s: class %d, mix %d/%d/%d/%d", what, cls, mix[0], mix[1],
+	       mix[2], mix[3]);
+	EXPECT_LE(150, mix[c]);
+	EXPECT_GE(850, mix[c]);
+	EXPECT_LE(950, mix[0] + mix[c]);
+}
+
+/*
  * rpl: the kernel's class mix keeps what the flapping hides. Dot-product
  * work on an E-core reads class 2 and 0 in turn (and half the reads are
  * not valid), so it seldom or never debounces to class 2; its mix must
@@ -889,19 +906,8 @@ TEST_F_TIMEOUT(hw, rpl_mix_keeps_flapping_classes, 60)
 	ASSERT_LE(0, p);
 	ASSERT_LE(0, e);
 
-	mix_of_work(W_DOT, e, 1000, mix, &cls);
-	TH_LOG("dot, E-core: class %d, mix %d/%d/%d/%d", cls, mix[0], mix[1],
-	       mix[2], mix[3]);
-	EXPECT_LE(150, mix[2]);
-	EXPECT_GE(850, mix[2]);
-	EXPECT_LE(950, mix[0] + mix[2]);
-
-	mix_of_work(W_VECTOR, p, 1000, mix, &cls);
-	TH_LOG("vector, P-core: class %d, mix %d/%d/%d/%d", cls, mix[0],
-	       mix[1], mix[2], mix[3]);
-	EXPECT_LE(150, mix[1]);
-	EXPECT_GE(850, mix[1]);
-	EXPECT_LE(950, mix[0] + mix[1]);
+	expect_flapping_mix(_metadata, "dot, E-core", W_DOT, e, 2);
+	expect_flapping_mix(_metadata, "vector, P-core", W_VECTOR, p, 1);
 
 	mix_of_work(W_SCALAR, p, 1000, mix, &cls);
 	TH_LOG("scalar, P-core: class %d, mix %d/%d/%d/%d", cls, mix[0],
