@@ -67,6 +67,7 @@ class Scenario:
     debounce: int = None
     schedstats: bool = False
     lbtime: bool = False        # function profiler on the balancer's entry points
+    trace: bool = False         # the ipcc trace events of every run, to raw/trace-*
     scores: list = field(default_factory=list)     # (TYPE, CLASS, PERF, EFF)
     tasks: list = field(default_factory=list)      # TaskGroup
     changes: list = field(default_factory=list)    # (t, group, index|None, class)
@@ -170,6 +171,10 @@ def parse_scenario(path):
             if args not in (["on"], ["off"]):
                 err(ln, "schedstats on|off")
             sc.schedstats = args == ["on"]
+        elif key == "trace":
+            if args not in (["on"], ["off"]):
+                err(ln, "trace on|off")
+            sc.trace = args == ["on"]
         elif key == "score":
             if len(args) != 4 or args[0] not in ("P", "E", "LP"):
                 err(ln, "score TYPE CLASS PERF EFF (TYPE P, E or LP)")
@@ -273,6 +278,16 @@ done
 echo $lbf >$T/set_ftrace_filter || { say "cannot filter $lbf"; exit 3; }
 echo 1 >$T/options/graph-time 2>/dev/null
 say "profiling:$lbf"
+"""
+
+# The ipcc trace events (class changes, balancing decisions) of each run,
+# with the guest's boot-time clock, into raw/trace-mMODE-rREP.
+TRACE_SETUP = r"""
+TR=/sys/kernel/tracing
+[ -d $TR/events/ipcc ] || { say "no ipcc trace events in this kernel"; exit 3; }
+echo 4096 >$TR/buffer_size_kb
+echo boot >$TR/trace_clock 2>/dev/null
+echo 1 >$TR/events/ipcc/enable || { say "cannot enable the ipcc events"; exit 3; }
 """
 
 
@@ -383,6 +398,8 @@ def guest_script(sc, order=None):
         s.append('echo 1 >/proc/sys/kernel/sched_schedstats || { say "cannot enable schedstats"; exit 3; }\n')
     if sc.lbtime:
         s.append(LBTIME_SETUP)
+    if sc.trace:
+        s.append(TRACE_SETUP)
     if sc.scores:
         s.append("sleep 1\n")   # the core rebuilds its score view from a work item
     s.append(GUEST_TOPOLOGY)
@@ -407,8 +424,10 @@ run() {
 	kthreads >$B/kthreads-m$1-r$2.before
 	%(ss_before)s
 	%(lb_before)s
+	%(tr_before)s
 	say "mode $1 rep $2"
 	ipcc-run $B/spec $B/run-m$1-r$2 $(($2 - 1)) || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
+	%(tr_after)s
 	%(lb_after)s
 	%(ss_after)s
 	kthreads >$B/kthreads-m$1-r$2.after
@@ -417,6 +436,8 @@ run() {
 }
 """ % dict(ss_before="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.before" if sc.schedstats else ":",
            ss_after="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.after" if sc.schedstats else ":",
+           tr_before="echo >$TR/trace" if sc.trace else ":",
+           tr_after="cat $TR/trace >$B/trace-m$1-r$2" if sc.trace else ":",
            lb_before="echo 0 >$T/function_profile_enabled; echo 1 >$T/function_profile_enabled" if sc.lbtime else ":",
            lb_after=("echo 0 >$T/function_profile_enabled; "
                      "for f in $T/trace_stat/function*; do echo \"== $f\"; cat $f; done >$B/lbprof-m$1-r$2")
