@@ -51,6 +51,7 @@ class TaskGroup:
     period: int = 10
     pin: str = "-"
     unpin: float = None
+    work: float = None          # fixed work, seconds of run time on an E-core
 
 
 @dataclass
@@ -82,6 +83,18 @@ class Scenario:
                             g.period, g.pin))
         return out
 
+    def fixed_work(self):
+        """{task id: (class, work ms, final affinity or None)} of the
+        fixed-work tasks."""
+        out, i = {}, 0
+        for g in self.tasks:
+            for _ in range(g.count):
+                if g.work:
+                    pin = None if g.pin == "-" or g.unpin is not None else parse_cpulist(g.pin)
+                    out[i] = (g.cls, g.work * 1000.0, pin)
+                i += 1
+        return out
+
     def events(self):
         """(t_ms, kind, task id, arg) for ipcc-run."""
         inst = self.instances()
@@ -102,8 +115,16 @@ class Scenario:
                  f"duration_ms {int(self.duration * 1000)}",
                  f"interval_ms {self.interval}",
                  "worker ipcc-worker"]
+        fixed = self.fixed_work()
+        if fixed:
+            # The driver plays the true speeds for fixed work: the
+            # hardware's core types and bench/truth.py's catalogue.
+            lines.append("hardware /tmp/bench/profile")
+            for c, w in sorted(truth.CATALOGUE.items()):
+                lines.append(f"speed {c} {w.p_over_e} {w.smt_factor()}")
         for i, grp, name, cls, duty, period, pin in self.instances():
-            lines.append(f"task {i} {name} {cls} {duty} {period} {pin}")
+            extra = f" {fixed[i][1]:.3f}" if i in fixed else ""
+            lines.append(f"task {i} {name} {cls} {duty} {period} {pin}{extra}")
         for t, kind, i, arg in self.events():
             lines.append(f"event {t} {kind} {i} {arg}" if kind == "class"
                          else f"event {t} {kind} {i}")
@@ -183,7 +204,7 @@ def parse_scenario(path):
                               num(ln, args[3], int, 0, 255, "eff")))
         elif key == "task":
             if not args or "=" in args[0]:
-                err(ln, "task NAME class=C [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S]")
+                err(ln, "task NAME class=C [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S] [work=S]")
             name = args[0]
             if not re.match(r"^[A-Za-z][\w-]*$", name) or name in seen_groups:
                 err(ln, f"bad or duplicate task name {name!r}")
@@ -193,7 +214,7 @@ def parse_scenario(path):
                 if "=" not in a:
                     err(ln, f"expected key=value, got {a!r}")
                 k, v = a.split("=", 1)
-                if k not in ("class", "duty", "count", "period", "pin", "unpin"):
+                if k not in ("class", "duty", "count", "period", "pin", "unpin", "work"):
                     err(ln, f"unknown task key {k!r}")
                 kv[k] = v
             if "class" not in kv:
@@ -210,6 +231,8 @@ def parse_scenario(path):
                 if g.pin == "-":
                     err(ln, "unpin= without pin=")
                 g.unpin = num(ln, kv["unpin"], float, 0, 3600, "unpin")
+            if "work" in kv:
+                g.work = num(ln, kv["work"], float, 0.001, 3600, "work")
             sc.tasks.append(g)
         elif key == "change":
             if len(args) != 3:
@@ -581,6 +604,8 @@ class Run:
     samples: dict = field(default_factory=dict)   # pid -> [(t, cpu, state, run_ns)]
     end: dict = field(default_factory=dict)       # pid -> dict
     worker: dict = field(default_factory=dict)    # pid -> (work, {cpu: ns})
+    fixed: dict = field(default_factory=dict)     # id -> work ms
+    done: dict = field(default_factory=dict)      # id -> (t_ms it finished, run ms then)
 
 
 def parse_run(text):
@@ -600,6 +625,12 @@ def parse_run(text):
             _, pid, ut, st, run, wait, sl, cls = line.split(",")
             r.end[int(pid)] = dict(utime=int(ut), stime=int(st), run_ns=int(run),
                                    wait_ns=int(wait), slices=int(sl), sched_class=int(cls))
+        elif line.startswith("fixed,"):
+            _, i, w = line.split(",")
+            r.fixed[int(i)] = float(w)
+        elif line.startswith("done,"):
+            _, i, t, ran = line.split(",")
+            r.done[int(i)] = (float(t), float(ran))
         elif line.startswith("meta,"):
             _, d, i, tck = line.split(",")
             r.duration_ms, r.interval_ms, r.clk_tck = float(d), float(i), int(tck)
@@ -626,7 +657,52 @@ def parse_stats(text):
 
 # ----------------------------------------------------------------- metrics
 
-def analyze_run(run, topo, warmup_s):
+def fixed_work_metrics(run, topo, allowed=None):
+    """Makespan, its bound and the multiprogram metrics of the run's
+    fixed-work tasks (bench/README.md), or None without any.
+
+    allowed: {task id: CPU set or None} (the scenario's final affinity,
+    for the bound)."""
+    if not run.fixed:
+        return None
+    tasks = {t["id"]: t for t in run.tasks}
+    ids = sorted(run.fixed)
+    done = {i: run.done[i][0] for i in ids if i in run.done}
+    res = dict(fixed_tasks=len(ids), unfinished=len(ids) - len(done),
+               makespan_ms=None, bound_ms=None, makespan_eff=None,
+               stp=None, antt=None, unfairness=None, fw_kappa=None)
+    # The run time each got over its life: the largest is the share of a
+    # CPU the guest leaves to a task that always runs (TCG takes the rest).
+    shares = [run.done[i][1] / done[i] for i in done if done[i] > 0]
+    kappa = max(0.05, min(1.0, max(shares))) if shares else None
+    res["fw_kappa"] = kappa
+    changed = {i for _, kind, i, _ in run.events if kind == "class"}
+    jobs = [(tasks[i]["cls0"], run.fixed[i], (allowed or {}).get(i)) for i in ids]
+    if not changed & set(ids):
+        res["bound_ms"] = model.makespan_bound(topo, jobs)
+    if res["unfinished"] or kappa is None:
+        return res
+    res["makespan_ms"] = max(done.values())
+    if res["bound_ms"]:
+        res["makespan_eff"] = res["bound_ms"] / (kappa * res["makespan_ms"])
+    # Normalised turnaround: the time in the run over the time alone on a
+    # P-core with idle siblings (truth), both in run time of a CPU.
+    ntt = []
+    for i in ids:
+        c = tasks[i]["cls0"]
+        w = truth.work(c)
+        if w is None or i in changed:
+            ntt = None
+            break
+        ntt.append(kappa * done[i] / (run.fixed[i] / w.p_over_e))
+    if ntt:
+        res["stp"] = sum(1.0 / x for x in ntt)
+        res["antt"] = statistics.fmean(ntt)
+        res["unfairness"] = max(ntt) / min(ntt)
+    return res
+
+
+def analyze_run(run, topo, warmup_s, allowed=None):
     """Metrics of one run (see bench/README.md)."""
     warm = warmup_s * 1000.0
     tasks = run.tasks
@@ -801,6 +877,7 @@ def analyze_run(run, topo, warmup_s):
         p_share={c: cls_p.get(c, 0.0) / v for c, v in cls_run.items() if v > 0},
         per_task=per_task, timeline=timeline,
         cpu_s=sum(pt["run_ms"] for pt in per_task.values()) / 1000.0,
+        fixed=fixed_work_metrics(run, topo, allowed),
     )
 
 

@@ -177,3 +177,84 @@ def nominal_shares(duties, ncpu):
         cap -= out[i]
         left -= 1
     return out
+
+
+def makespan_bound(topo, jobs):
+    """Shortest makespan (same units as the work) of fixed-work jobs that
+    all start at 0, under the speed model, with preemption and migration
+    free (a fluid schedule: a lower bound that a real schedule approaches).
+
+    jobs: list of (class, work, allowed CPUs or None for all), work in
+    units of run time on an E-core with idle siblings.  Per job i and core
+    q the program chooses the time i runs there alone (speed v = the
+    class's true speed on q's type relative to an E-core) and the time it
+    runs beside a busy sibling (v * f_c):
+        minimize  T
+        subject to  sum_q alone_iq * v + paired_iq * v * f = work_i  (each i)
+                    sum_q alone_iq + paired_iq <= T       (one CPU at a time)
+                    sum_i alone_iq + paired_iq / n_q <= T (core q, n_q threads)
+                    paired_iq <= sum over j != i of paired_jq
+    Returns None when the program fails or a job may run nowhere."""
+    cores = topo.cores
+    ej = topo.score(next(iter(topo.ecpus)), 0) if topo.ecpus else None
+    var = {}            # (kind, i, q) -> column
+    for i, (c, w, allowed) in enumerate(jobs):
+        for q, core in enumerate(cores):
+            if allowed is not None and not set(core) & set(allowed):
+                continue
+            var[("a", i, q)] = len(var)
+            if len(core) > 1:
+                var[("p", i, q)] = len(var)
+    if not jobs or any(not any(k[1] == i for k in var) for i in range(len(jobs))):
+        return None
+    n = len(var)
+    t_col = n
+    rows, rhs, nslack = [], [], 0
+    # Slack columns are appended as the rows need them.
+    slack_rows = []
+
+    def speed(c, q):
+        # True speed relative to an E-core: scores are on truth's scale,
+        # where an E-core's speed is the same for every class.
+        e = ej if ej else max(topo.score(x, c) for x in topo.online)
+        return topo.score(cores[q][0], c) / e
+
+    for i, (c, w, _) in enumerate(jobs):
+        r = [0.0] * (n + 1)
+        for (kind, j, q), col in var.items():
+            if j == i:
+                v = speed(c, q)
+                r[col] = v if kind == "a" else v * topo.smt_factor(c)
+        rows.append(r)
+        rhs.append(float(w))
+    for i in range(len(jobs)):
+        r = [0.0] * (n + 1)
+        for (kind, j, q), col in var.items():
+            if j == i:
+                r[col] = 1.0
+        r[t_col] = -1.0
+        slack_rows.append(r)
+    for q, core in enumerate(cores):
+        r = [0.0] * (n + 1)
+        for (kind, j, qq), col in var.items():
+            if qq == q:
+                r[col] = 1.0 if kind == "a" else 1.0 / len(core)
+        r[t_col] = -1.0
+        slack_rows.append(r)
+    for (kind, i, q), col in var.items():
+        if kind != "p":
+            continue
+        r = [0.0] * (n + 1)
+        for (k2, j, qq), c2 in var.items():
+            if k2 == "p" and qq == q and j != i:
+                r[c2] = -1.0
+        r[col] = 1.0
+        slack_rows.append(r)
+    nslack = len(slack_rows)
+    a_eq = [r + [0.0] * nslack for r in rows]
+    for s, r in enumerate(slack_rows):
+        a_eq.append(r + [1.0 if k == s else 0.0 for k in range(nslack)])
+    b_eq = rhs + [0.0] * nslack
+    cost = [0.0] * n + [-1.0] + [0.0] * nslack
+    res = simplex_max(cost, a_eq, b_eq)
+    return None if res is None else -res[0]

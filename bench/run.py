@@ -63,7 +63,8 @@ def run_scenario(sc, analyze_dir=None):
                 missing.append(f"run-m{mode}-r{rep}")
                 continue
             run = bl.parse_run(text)
-            m = bl.analyze_run(run, topo, sc.warmup)
+            m = bl.analyze_run(run, topo, sc.warmup,
+                               {i: pin for i, (_, _, pin) in sc.fixed_work().items()})
             before = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.before"))
             after = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.after"))
             m["ipcc_stats"] = {k: after[k] - before.get(k, 0) for k in after}
@@ -126,7 +127,45 @@ def aggregate(sc, mode, per_rep):
         window_s=per_rep[0]["window_s"],
         ipcc_stats={k: sorted(m["ipcc_stats"].get(k, 0) for m in per_rep)[len(per_rep) // 2]
                     for k in per_rep[0]["ipcc_stats"]},
+        fixed=aggregate_fixed(per_rep),
     )
+
+
+FIXED_KEYS = ("makespan_ms", "bound_ms", "makespan_eff", "stp", "antt", "unfairness")
+
+
+def aggregate_fixed(per_rep):
+    """Fixed-work metrics over the repetitions, or None."""
+    fx = [m["fixed"] for m in per_rep if m.get("fixed")]
+    if not fx:
+        return None
+    out = {k: bl.summarize([f[k] for f in fx]) for k in FIXED_KEYS}
+    out["unfinished"] = sum(f["unfinished"] for f in fx)
+    out["tasks"] = sum(f["fixed_tasks"] for f in fx)
+    return out
+
+
+def print_fixed(rows):
+    """The fixed-work table, for the scenarios that have fixed work."""
+    rows = [r for r in rows if "error" not in r and r.get("fixed")]
+    if not rows:
+        return
+    print()
+    print("Fixed work (makespan efficiency = bound / makespan, in the guest's CPU time):")
+    hdr = (f"{'scenario':<14} {'mode':<11} {'makespan ms [min-max]':<24} {'bound ms':>8} "
+           f"{'efficiency [min-max]':<22} {'STP':>6} {'ANTT':>6} {'unfair':>6}")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        f = r["fixed"]
+        ms, e = f["makespan_ms"], f["makespan_eff"]
+        late = f" {f['unfinished']}/{f['tasks']} unfinished" if f["unfinished"] else ""
+        print(f"{r['scenario']:<14} {str(r['mode']) + ' ' + r['mode_name']:<11} "
+              f"{bl.fmt(ms['median'], '.0f') + ' [' + bl.fmt(ms['min'], '.0f') + '-' + bl.fmt(ms['max'], '.0f') + ']':<24} "
+              f"{bl.fmt(f['bound_ms']['median'], '8.0f'):>8} "
+              f"{bl.fmt(e['median'])} [{bl.fmt(e['min'])}-{bl.fmt(e['max'])}]  "
+              f"{bl.fmt(f['stp']['median'], '6.2f'):>6} {bl.fmt(f['antt']['median'], '6.2f'):>6} "
+              f"{bl.fmt(f['unfairness']['median'], '6.2f'):>6}{late}")
 
 
 def print_table(rows, errors):
@@ -165,7 +204,10 @@ CSV_COLS = ["scenario", "profile", "mode", "mode_name", "reps",
             "reaction_ms_median", "reaction_ms_min", "reaction_ms_max",
             "reaction_events", "reaction_censored", "reaction_already_best",
             "cpu_s_median", "window_s",
-            "p_share", "ipcc_stats", "error"]
+            "p_share", "ipcc_stats",
+            "makespan_ms_median", "makespan_ms_min", "makespan_ms_max", "bound_ms_median",
+            "makespan_eff_median", "makespan_eff_min", "makespan_eff_max",
+            "stp_median", "antt_median", "unfairness_median", "unfinished", "error"]
 
 
 def write_csv(rows, path):
@@ -177,11 +219,13 @@ def write_csv(rows, path):
         w.writerow(CSV_COLS)
         for r in rows:
             out = []
+            # The fixed-work metrics are columns of their own.
+            src = dict(r, **(r.get("fixed") or {}))
             for c in CSV_COLS:
-                v = r.get(c)
+                v = src.get(c)
                 base, _, stat = c.rpartition("_")
-                if c not in r and isinstance(r.get(base), dict):
-                    v = r[base].get(stat)
+                if c not in src and isinstance(src.get(base), dict):
+                    v = src[base].get(stat)
                 if isinstance(v, dict):
                     v = ";".join(f"{k}={'' if x is None else (f'{x:.4g}' if isinstance(x, float) else x)}"
                                  for k, x in v.items())
@@ -282,6 +326,7 @@ def main():
     print()
     print(f"Thread Director model: {os.environ.get('ITD_MODEL', 'the profile default (oracle)')}")
     print_table(rows, errors)
+    print_fixed(rows)
     print(f"\nresults: {RES}/results.json, results.csv, efficiency.svg, raw/ "
           f"({(time.time() - t0) / 60:.1f} min)")
     sys.exit(1 if errors else 0)

@@ -11,11 +11,19 @@
  *   interval_ms MS           sampling interval (default 20)
  *   worker PATH              worker binary (default ipcc-worker, looked up
  *                            in PATH)
- *   task ID NAME CLASS DUTY PERIOD_MS PIN
+ *   task ID NAME CLASS DUTY PERIOD_MS PIN [WORK_MS]
  *                            one worker; ID 0..N-1 in order, CLASS the
  *                            kind of work it executes (0..3, see
  *                            ipcc-worker), DUTY percent, PIN a cpulist it
- *                            starts pinned to or "-"
+ *                            starts pinned to or "-"; WORK_MS > 0 makes
+ *                            it a fixed-work task (below)
+ *   speed CLASS P_OVER_E SMT  the true speed of CLASS's kind of work on a
+ *                            P-core relative to an E-core, and a thread's
+ *                            speed beside a busy SMT sibling (a fraction);
+ *                            needed for fixed-work tasks (bench/truth.py)
+ *   hardware PATH            the core types, as `ipcc-qmp profile` prints
+ *                            them (lines "pcpus LIST", "ecpus LIST",
+ *                            "lpcpus LIST"; LP E-cores count as E-cores)
  *   event T_MS class ID CLASS   task ID switches to work of CLASS at T_MS
  *   event T_MS unpin ID         allow task ID on every online CPU at T_MS
  *
@@ -30,7 +38,20 @@
  * run time (/proc/PID/schedstat, ns), and applies the events that are due
  * (before that tick's sample): a class change is a SIGUSR1 to the worker
  * with the new class as the sigqueue() value (blocked until the worker
- * has its handler).  At the end it reads the final CPU times, stops the
+ * has its handler).
+ *
+ * Fixed work: the emulated CPUs all run at one speed, so the driver plays
+ * the part of the hardware's true speeds.  Every interval a fixed-work
+ * task advances by its run time there times the true speed of its kind of
+ * work on the core type of its CPU (E-core 1), times, when other tasks of
+ * the run used an SMT sibling of that CPU, 1 - (1 - SMT) * b, b the
+ * siblings' run time over the task's own (at most 1).  When the work is
+ * done (interpolated inside the interval) the driver stops the worker
+ * (SIGTERM) and samples it no more; the run ends at duration_ms or when
+ * every fixed-work task is done, whichever comes first.  The work is in
+ * milliseconds of run time on an E-core with idle siblings.
+ *
+ * At the end it reads the final CPU times, stops the
  * workers (SIGTERM) and collects their own reports.  Everything goes to
  * OUT, written after the run so that no output disturbs it:
  *
@@ -38,7 +59,12 @@
  *   meta,duration_ms,INTERVAL_MS,CLK_TCK
  *   task,ID,PID,NAME,CLASS,DUTY
  *   event,T_MS_APPLIED,KIND,ID,ARG
- *   s,T_MS,PID,CPU,STATE,RUN_NS          one per worker per sample
+ *   s,T_MS,PID,CPU,STATE,RUN_NS          one per worker per sample (a
+ *                                        finished fixed-work task: its
+ *                                        last values, STATE X)
+ *   fixed,ID,WORK_MS                     a fixed-work task
+ *   done,ID,T_MS,RUN_MS                  it finished its work at T_MS,
+ *                                        having run RUN_MS
  *   end,PID,UTIME,STIME,RUN_NS,WAIT_NS,SLICES,IPCC_CLASS
  *   worker PID work=W cpus=CPU:NS,...     the worker's own report
  *
@@ -64,6 +90,7 @@
 #define MAX_TASKS	256
 #define MAX_EVENTS	1024
 #define NR_KINDS	4	/* classes 0..3: the kinds of work */
+#define MAX_CPUS	256
 
 struct task {
 	int id, cls, cls0, duty, period;
@@ -72,6 +99,9 @@ struct task {
 	pid_t pid;
 	int fd_stat, fd_sched;
 	char end[160];
+	/* Fixed work (work_ms > 0): progress in ms of E-core run time. */
+	double work_ms, prog_ms, done_ms, done_run_ms;
+	int done, cls_run;	/* cls_run: the kind it ran since the last sample */
 };
 
 struct event {
@@ -91,9 +121,17 @@ struct sample {
 
 static struct task tasks[MAX_TASKS];
 static struct event events[MAX_EVENTS];
-static int ntasks, nevents;
+static int ntasks, nevents, nfixed;
 static long duration_ms, interval_ms = 20;
 static char worker[256] = "ipcc-worker";
+static char hardware[256];
+
+/* The truth for fixed work: P/E speed and SMT factor of each kind. */
+static double p_over_e[NR_KINDS], smt_factor[NR_KINDS];
+static int have_speed[NR_KINDS];
+/* Core type of each CPU ('P', 'E' or 0) and its SMT siblings. */
+static char cpu_type[MAX_CPUS];
+static cpu_set_t siblings[MAX_CPUS];
 
 static void die(const char *fmt, const char *arg)
 {
@@ -152,6 +190,8 @@ static void read_spec(const char *path)
 		char kind[16];
 		struct task *t;
 		struct event *e;
+		double pe, smt;
+		int cls, n;
 
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
@@ -161,16 +201,31 @@ static void read_spec(const char *path)
 			continue;
 		if (sscanf(line, "worker %255s", worker) == 1)
 			continue;
+		if (sscanf(line, "hardware %255s", hardware) == 1)
+			continue;
+		if (sscanf(line, "speed %d %lf %lf", &cls, &pe, &smt) == 3) {
+			if (cls < 0 || cls >= NR_KINDS || pe <= 0 || smt <= 0 ||
+			    smt > 1)
+				die("bad speed line: %s", line);
+			p_over_e[cls] = pe;
+			smt_factor[cls] = smt;
+			have_speed[cls] = 1;
+			continue;
+		}
 		if (!strncmp(line, "task ", 5)) {
 			if (ntasks >= MAX_TASKS)
 				die("too many tasks%s", "");
 			t = &tasks[ntasks];
-			if (sscanf(line, "task %d %63s %d %d %d %255s", &t->id,
-				   t->name, &t->cls, &t->duty, &t->period,
-				   t->pin) != 6 || t->id != ntasks ||
-			    t->cls < 0 || t->cls >= NR_KINDS)
+			n = sscanf(line, "task %d %63s %d %d %d %255s %lf",
+				   &t->id, t->name, &t->cls, &t->duty,
+				   &t->period, t->pin, &t->work_ms);
+			if (n < 6 || t->id != ntasks || t->cls < 0 ||
+			    t->cls >= NR_KINDS || t->work_ms < 0)
 				die("bad task line: %s", line);
 			t->cls0 = t->cls;
+			t->cls_run = t->cls;
+			if (t->work_ms > 0)
+				nfixed++;
 			ntasks++;
 			continue;
 		}
@@ -203,6 +258,116 @@ static void read_spec(const char *path)
 	for (int i = 0; i < nevents; i++)
 		if (events[i].id >= ntasks)
 			die("event for an unknown task in %s", path);
+	if (nfixed && !hardware[0])
+		die("fixed-work tasks need a hardware line in %s", path);
+	for (int i = 0; i < nevents; i++)
+		if (tasks[events[i].id].work_ms > 0 &&
+		    !have_speed[events[i].arg])
+			die("no speed line for a class in %s", path);
+	for (int i = 0; i < ntasks; i++)
+		if (tasks[i].work_ms > 0 && !have_speed[tasks[i].cls])
+			die("no speed line for a class in %s", path);
+}
+
+/* Core types from `ipcc-qmp profile`'s output, siblings from sysfs. */
+static void read_hardware(void)
+{
+	char line[512], path[96];
+	FILE *f = fopen(hardware, "r");
+
+	if (!f)
+		die("cannot open %s", hardware);
+	while (fgets(line, sizeof(line), f)) {
+		char key[16], list[480];
+		cpu_set_t set;
+		char type;
+
+		if (sscanf(line, "%15s %479s", key, list) != 2)
+			continue;
+		if (!strcmp(key, "pcpus"))
+			type = 'P';
+		else if (!strcmp(key, "ecpus") || !strcmp(key, "lpcpus"))
+			type = 'E';
+		else
+			continue;
+		if (parse_cpulist(list, &set))
+			die("bad cpulist in %s", hardware);
+		for (int c = 0; c < MAX_CPUS; c++)
+			if (CPU_ISSET(c, &set))
+				cpu_type[c] = type;
+	}
+	fclose(f);
+	for (int c = 0; c < MAX_CPUS; c++) {
+		CPU_ZERO(&siblings[c]);
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+			 c);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(line, sizeof(line), f) &&
+		    parse_cpulist(line, &siblings[c]))
+			CPU_ZERO(&siblings[c]);
+		CPU_CLR(c, &siblings[c]);
+		fclose(f);
+	}
+}
+
+/*
+ * Advance the fixed-work tasks over the interval from samples @prev to
+ * @cur (@ntasks each; @prev NULL for the first, from the start with no run
+ * time): see the header.  Returns how many are still running.
+ */
+static int advance(struct sample *prev, struct sample *cur)
+{
+	static const struct sample start;
+	static double busy[MAX_CPUS];
+	double dt_ms = cur[0].t_ms - (prev ? prev[0].t_ms : 0);
+	int left = 0;
+
+	memset(busy, 0, sizeof(busy));
+	for (int i = 0; i < ntasks; i++) {
+		const struct sample *a = prev ? &prev[i] : &start;
+		struct sample *b = &cur[i];
+
+		if (b->cpu >= 0 && b->cpu < MAX_CPUS && b->run_ns > a->run_ns)
+			busy[b->cpu] += (b->run_ns - a->run_ns) / 1e6;
+	}
+	for (int i = 0; i < ntasks; i++) {
+		struct task *t = &tasks[i];
+		const struct sample *a = prev ? &prev[i] : &start;
+		struct sample *b = &cur[i];
+		double d, sib = 0, f, v, step;
+		int cls = t->cls_run;
+
+		t->cls_run = t->cls;
+		if (t->work_ms <= 0 || t->done)
+			continue;
+		d = b->run_ns > a->run_ns ? (b->run_ns - a->run_ns) / 1e6 : 0;
+		if (b->cpu < 0 || b->cpu >= MAX_CPUS || d <= 0) {
+			left++;
+			continue;
+		}
+		for (int c = 0; c < MAX_CPUS; c++)
+			if (CPU_ISSET(c, &siblings[b->cpu]))
+				sib += busy[c];
+		f = 1.0 - (1.0 - smt_factor[cls]) * (sib < d ? sib / d : 1.0);
+		v = cpu_type[b->cpu] == 'P' ? p_over_e[cls] : 1.0;
+		step = d * v * f;
+		if (t->prog_ms + step < t->work_ms) {
+			t->prog_ms += step;
+			left++;
+			continue;
+		}
+		/* Done inside the interval, if it ran evenly there. */
+		f = (t->work_ms - t->prog_ms) / step;
+		t->done_ms = b->t_ms - dt_ms * (1.0 - f);
+		t->done_run_ms = a->run_ns / 1e6 + d * f;
+		t->prog_ms = t->work_ms;
+		t->done = 1;
+		kill(t->pid, SIGTERM);
+	}
+	return left;
 }
 
 static int read_fd(int fd, char *buf, size_t size)
@@ -296,6 +461,8 @@ int main(int argc, char **argv)
 	read_spec(argv[1]);
 	if (rotate < 0)
 		die("bad rotation %s", argv[3]);
+	if (nfixed)
+		read_hardware();
 	out = fopen(argv[2], "w");
 	if (!out)
 		die("cannot write %s", argv[2]);
@@ -393,10 +560,20 @@ int main(int argc, char **argv)
 			e->done = 1;
 			e->applied_ms = (now_ns() - t0) / 1e6;
 		}
-		for (i = 0; i < ntasks; i++)
-			sample_task(&tasks[i], &samples[(size_t)k * ntasks + i],
-				    t_ms);
-		if (t_ms >= duration_ms) {
+		for (i = 0; i < ntasks; i++) {
+			struct sample *s = &samples[(size_t)k * ntasks + i];
+
+			if (!tasks[i].done) {
+				sample_task(&tasks[i], s, t_ms);
+				continue;
+			}
+			*s = s[-ntasks];
+			s->t_ms = t_ms;
+			s->state = 'X';
+		}
+		if (t_ms >= duration_ms ||
+		    (nfixed && !advance(k ? &samples[(size_t)(k - 1) * ntasks] : NULL,
+					&samples[(size_t)k * ntasks]))) {
 			k++;
 			break;
 		}
@@ -430,6 +607,13 @@ int main(int argc, char **argv)
 		fprintf(out, "task,%d,%d,%s,%d,%d\n", t->id, (int)t->pid,
 			t->name, t->cls0, t->duty);
 	}
+	for (i = 0; i < ntasks; i++)
+		if (tasks[i].work_ms > 0)
+			fprintf(out, "fixed,%d,%.3f\n", i, tasks[i].work_ms);
+	for (i = 0; i < ntasks; i++)
+		if (tasks[i].done)
+			fprintf(out, "done,%d,%.3f,%.3f\n", i, tasks[i].done_ms,
+				tasks[i].done_run_ms);
 	for (i = 0; i < nevents; i++)
 		fprintf(out, "event,%.3f,%s,%d,%d\n", events[i].applied_ms,
 			events[i].kind ? "unpin" : "class", events[i].id,
