@@ -26,10 +26,15 @@ CACHE = Path(os.environ.get("IPCC_CACHE") or
              Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ipcc")
 GUEST_BIN = CACHE / "build" / "guest-bin"
 MODE_NAMES = {0: "off", 1: "tie-break", 2: "full"}
-CLASS_NAMES = {0: "scalar", 1: "vector", 2: "VNNI", 3: "spin-wait"}
-# The kinds of work ipcc-worker executes, one per class the hardware's
-# Thread Director tells apart (qemu/README.md).
+CLASS_NAMES = {0: "scalar", 1: "vector", 2: "VNNI", 3: "spin-wait",
+               4: "rand48", 5: "div16"}
+# The kinds of work ipcc-worker executes: 0..3 one per class the
+# hardware's Thread Director tells apart (qemu/README.md); 4 and 5 are
+# scalar integer work of very different P/E gain (bench/truth.py), which
+# the hardware classifies as class 0 like kind 0.
 NR_KINDS = len(CLASS_NAMES)
+NR_HW_CLASSES = 4
+KIND_BY_NAME = {"scalar": 0, "vector": 1, "dot": 2, "spin": 3, "rand48": 4, "div16": 5}
 
 
 def log(*a):
@@ -152,6 +157,11 @@ def parse_scenario(path):
             err(ln, f"{what} {s} out of range")
         return v
 
+    def kind(ln, s):
+        if s not in KIND_BY_NAME:
+            err(ln, f"unknown kind of work {s!r} (one of {', '.join(KIND_BY_NAME)})")
+        return KIND_BY_NAME[s]
+
     for ln, raw in enumerate(path.read_text().splitlines(), 1):
         # '#' starts a comment at the start of a line or after a blank
         # ("vec#1" is a task reference).
@@ -199,12 +209,12 @@ def parse_scenario(path):
         elif key == "score":
             if len(args) != 4 or args[0] not in ("P", "E", "LP"):
                 err(ln, "score TYPE CLASS PERF EFF (TYPE P, E or LP)")
-            sc.scores.append((args[0], num(ln, args[1], int, 0, NR_KINDS - 1, "class"),
+            sc.scores.append((args[0], num(ln, args[1], int, 0, NR_HW_CLASSES - 1, "class"),
                               num(ln, args[2], int, 0, 255, "perf"),
                               num(ln, args[3], int, 0, 255, "eff")))
         elif key == "task":
             if not args or "=" in args[0]:
-                err(ln, "task NAME class=C [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S] [work=S]")
+                err(ln, "task NAME class=C|kind=K [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S] [work=S]")
             name = args[0]
             if not re.match(r"^[A-Za-z][\w-]*$", name) or name in seen_groups:
                 err(ln, f"bad or duplicate task name {name!r}")
@@ -214,12 +224,13 @@ def parse_scenario(path):
                 if "=" not in a:
                     err(ln, f"expected key=value, got {a!r}")
                 k, v = a.split("=", 1)
-                if k not in ("class", "duty", "count", "period", "pin", "unpin", "work"):
+                if k not in ("class", "kind", "duty", "count", "period", "pin", "unpin", "work"):
                     err(ln, f"unknown task key {k!r}")
                 kv[k] = v
-            if "class" not in kv:
-                err(ln, "task needs class=")
-            g = TaskGroup(name, num(ln, kv["class"], int, 0, NR_KINDS - 1, "class"))
+            if ("class" in kv) == ("kind" in kv):
+                err(ln, "task needs class= or kind=")
+            g = TaskGroup(name, kind(ln, kv["kind"]) if "kind" in kv else
+                          num(ln, kv["class"], int, 0, NR_HW_CLASSES - 1, "class"))
             g.duty = num(ln, kv.get("duty", "100"), int, 1, 100, "duty")
             g.count = num(ln, kv.get("count", "1"), int, 1, 256, "count")
             g.period = num(ln, kv.get("period", "10"), int, 1, 1000, "period")
@@ -236,13 +247,14 @@ def parse_scenario(path):
             sc.tasks.append(g)
         elif key == "change":
             if len(args) != 3:
-                err(ln, "change SECONDS TASK[#K] CLASS")
+                err(ln, "change SECONDS TASK[#K] CLASS|KIND")
             t = num(ln, args[0], float, 0, 3600, "time")
             m = re.match(r"^([A-Za-z][\w-]*)(?:#(\d+))?$", args[1])
             if not m:
                 err(ln, f"bad task reference {args[1]!r}")
             sc.changes.append((t, m.group(1), None if m.group(2) is None else int(m.group(2)),
-                               num(ln, args[2], int, 0, NR_KINDS - 1, "class")))
+                               kind(ln, args[2]) if args[2] in KIND_BY_NAME else
+                               num(ln, args[2], int, 0, NR_HW_CLASSES - 1, "class")))
         else:
             err(ln, f"unknown keyword {key!r}")
     if not sc.tasks:
@@ -401,6 +413,13 @@ def heredoc(path, text):
     return f"cat >{path} <<'IPCC_EOF'\n{text}IPCC_EOF\n"
 
 
+def fork_stride(sc):
+    """How far the fork order rotates from one repetition to the next:
+    the repetitions spread over the task list (16 tasks, 3 repetitions:
+    starting with tasks 0, 5, 10), one task at least."""
+    return max(1, len(sc.instances()) // sc.repetitions)
+
+
 def guest_script(sc, order=None):
     """The guest script of a scenario: setup, then every (mode, rep) run.
 
@@ -449,7 +468,7 @@ run() {
 	%(lb_before)s
 	%(tr_before)s
 	say "mode $1 rep $2"
-	ipcc-run $B/spec $B/run-m$1-r$2 $(($2 - 1)) || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
+	ipcc-run $B/spec $B/run-m$1-r$2 $((($2 - 1) * %(stride)d)) || { say "ipcc-run failed: mode $1 rep $2"; fail=1; }
 	%(tr_after)s
 	%(lb_after)s
 	%(ss_after)s
@@ -457,7 +476,7 @@ run() {
 	grep '^cpu' /proc/stat >$B/procstat-m$1-r$2.after
 	cat $core/stats >$B/stats-m$1-r$2.after
 }
-""" % dict(ss_before="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.before" if sc.schedstats else ":",
+""" % dict(stride=fork_stride(sc), ss_before="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.before" if sc.schedstats else ":",
            ss_after="{ cat /proc/uptime /proc/schedstat; } >$B/schedstat-m$1-r$2.after" if sc.schedstats else ":",
            tr_before="echo >$TR/trace" if sc.trace else ":",
            tr_after="cat $TR/trace >$B/trace-m$1-r$2" if sc.trace else ":",

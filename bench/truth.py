@@ -2,10 +2,11 @@
 """Ground truth of the placement benchmark: how fast each kind of work
 really runs on each core type, apart from anything the kernel reads.
 
-The benchmark's workers execute one kind of work per class number (the
-kinds QEMU's Thread Director model classifies, bench/src/ipcc-worker.c):
-0 scalar integer arithmetic, 1 packed SIMD, 2 dot products (pmaddwd),
-3 a PAUSE spin-wait. Under TCG every vCPU runs at the same speed, so
+The benchmark's workers execute one kind of work per number
+(bench/src/ipcc-worker.c): 0..3 the kinds QEMU's Thread Director model
+tells apart (0 scalar integer arithmetic, 1 packed SIMD, 2 dot products
+(pmaddwd), 3 a PAUSE spin-wait; the number is the class the hardware
+should report), 4 an lrand48-like generator, 5 16-bit divisions. Under TCG every vCPU runs at the same speed, so
 the benchmark scores placement with the speeds below instead: a task that
 ran for dt on a CPU of type T did speed(kind, T) * dt of work, less the
 SMT loss when the other thread of its core was busy. The kernel's view
@@ -27,6 +28,13 @@ Calibration (published measurements; the E-core's speed is 1):
   3     1.0   2.0       a spin-wait gains nothing from a P-core; how fast
                         it spins does not matter, so a busy sibling
                         costs it nothing (assumed)
+  4     3.03  1.1       stress-ng rand48 on the i5-1335U (P/E); SMT as a
+                        compiler (assumed: scalar integer code)
+  5     1.35  1.1       stress-ng div16 on the same part; SMT assumed as
+                        for 4
+
+Kinds 4 and 5 are scalar integer code like kind 0: the hardware classifies
+all three as class 0, though their P/E gains differ by a factor of 2.2.
 
 "SMT pair" is the work two busy threads of one core do together, in
 units of one thread alone: each runs at half of it (0.55 for kind 0,
@@ -58,6 +66,8 @@ CATALOGUE = {
     1: Work("packed SIMD (stress-ng double)", 1.77, 1.3),
     2: Work("dot product (AVX2 chunks)", 2.4, 1.3),
     3: Work("spin-wait (PAUSE)", 1.0, 2.0),
+    4: Work("rand48 (stress-ng rand48)", 3.03, 1.1),
+    5: Work("16-bit division (stress-ng div16)", 1.35, 1.1),
 }
 
 # Speeds are reported on the HFI's 0..255 scale of a P-core's class-0

@@ -13,7 +13,7 @@
  *                            in PATH)
  *   task ID NAME CLASS DUTY PERIOD_MS PIN [WORK_MS]
  *                            one worker; ID 0..N-1 in order, CLASS the
- *                            kind of work it executes (0..3, see
+ *                            kind of work it executes (0..5, see
  *                            ipcc-worker), DUTY percent, PIN a cpulist it
  *                            starts pinned to or "-"; WORK_MS > 0 makes
  *                            it a fixed-work task (below)
@@ -89,7 +89,7 @@
 
 #define MAX_TASKS	256
 #define MAX_EVENTS	1024
-#define NR_KINDS	4	/* classes 0..3: the kinds of work */
+#define NR_KINDS	6	/* the kinds of work (ipcc-worker) */
 #define MAX_CPUS	256
 
 struct task {

@@ -6,7 +6,7 @@
  *
  *   DUTY       percent of each period the worker wants to run (1..100)
  *   PERIOD_MS  length of a period in ms (10 in the scenarios)
- *   CLASS      the kind of work it executes at start (0..3, below)
+ *   CLASS      the kind of work it executes at start (0..5, below)
  *
  * Each period the worker runs until it has consumed DUTY% of the period in
  * CPU time (CLOCK_THREAD_CPUTIME_ID) or the period is over, then sleeps
@@ -20,6 +20,12 @@
  *   1  packed SIMD on xmm registers (paddd, pxor, addps, mulps, ...)
  *   2  dot products (pmaddwd)
  *   3  a PAUSE spin-wait
+ *   4  lrand48's generator (48-bit multiply-add, shift), as stress-ng's
+ *      rand48 method
+ *   5  16-bit divisions (divw), as stress-ng's div16 method
+ *
+ * The hardware tells 0..3 apart; 4 and 5 are scalar integer work, class 0
+ * like 0, with a very different true P/E gain (bench/truth.py).
  *
  * A class change is announced with SIGUSR1 and the new class as the
  * sigqueue() value (ipcc-run sends it); the worker switches kind at the
@@ -56,7 +62,7 @@
 
 #define MAX_CPUS	512
 #define MAX_CLASSES	16
-#define NR_KINDS	4		/* classes 0..3: the kinds of work */
+#define NR_KINDS	6		/* the kinds of work, above */
 #define CHUNK_NS	200000LL	/* accounting granularity */
 #define MIN_SAMPLE_NS	20000LL		/* shorter chunks do not calibrate */
 #define SCORES		"/sys/kernel/debug/sched/ipcc/scores"
@@ -189,6 +195,35 @@ static void work_spin(long iters)
 		asm volatile("pause" ::: "memory");
 }
 
+/* lrand48's 48-bit linear congruential generator: kind 4. */
+static void work_rand48(long iters)
+{
+	uint64_t x = sink | 1, out = 0;
+	long i;
+
+	for (i = 0; i < iters; i++) {
+		x = (x * 0x5deece66dULL + 0xb) & ((1ULL << 48) - 1);
+		out += x >> 17;
+	}
+	sink = x ^ out;
+}
+
+/* A dependent chain of 16-bit divisions: kind 5. */
+static void work_div16(long iters)
+{
+	uint16_t q = (uint16_t)sink | 0x100;
+	long i;
+
+	for (i = 0; i < iters; i++) {
+		uint16_t dx = 0, ax = q + 0x7777;
+
+		asm volatile("divw %2" : "+a"(ax), "+d"(dx)
+			     : "rm"((uint16_t)((q & 0x7f) | 3)));
+		q = ax + dx;
+	}
+	sink = q;
+}
+
 /* About @iters iterations of the kind of work of class @cls. */
 static void run_kind(int cls, long iters)
 {
@@ -202,6 +237,12 @@ static void run_kind(int cls, long iters)
 	case 3:
 		work_spin(iters);
 		break;
+	case 4:
+		work_rand48(iters);
+		break;
+	case 5:
+		work_div16(iters);
+		break;
 	default:
 		work_scalar(iters);
 		break;
@@ -212,7 +253,7 @@ int main(int argc, char **argv)
 {
 	int64_t period, budget, t_start, wall_end, cpu_last, cpu_now;
 	/* Iterations per chunk of each kind, and the fastest rate seen. */
-	long iters[NR_KINDS] = { 20000, 20000, 20000, 200 };
+	long iters[NR_KINDS] = { 20000, 20000, 20000, 200, 20000, 2000 };
 	double rate[NR_KINDS] = { 0 };	/* iterations per ns */
 	struct sigaction sa;
 	sigset_t usr1;
