@@ -98,8 +98,25 @@ bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
 
 bool ipcc_swap_outranks(int gain, int gain_other, int gain_back,
 			int threshold);
+/**
+ * enum ipcc_look - what a look for a swap partner came to
+ * @IPCC_LOOK_NONE:  nothing worth a swap
+ * @IPCC_LOOK_LATER: a swap worth making that has to wait: a CPU of it is
+ *                   still swapping or swapped within the rate limit, or the
+ *                   partner is left to a task that gains more there
+ * @IPCC_LOOK_FOUND: a swap to make now
+ */
+enum ipcc_look {
+	IPCC_LOOK_NONE,
+	IPCC_LOOK_LATER,
+	IPCC_LOOK_FOUND,
+};
+
+enum ipcc_look ipcc_swap_candidate(int gain_a, int gain_b, int threshold,
+				   u64 now, u64 last_swap, u64 ratelimit,
+				   bool pending);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
-u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same);
+u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same);
 
 unsigned int ipcc_get_swap_threshold(void);
 int ipcc_set_swap_threshold(unsigned int val);

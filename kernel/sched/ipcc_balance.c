@@ -27,10 +27,10 @@
  *                           busy and nothing else moves;
  *                           ipcc_swap_outranks(): leave the partner to a
  *                           task that gains more there.
- * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait():
- * trigger()                 the same search from the tick, on CPUs whose
- *                           task could gain, without waiting for the
- *                           periodic balance.
+ * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait(),
+ * trigger()                 ipcc_swap_candidate(): the same search from
+ *                           the tick, on CPUs whose task could gain,
+ *                           without waiting for the periodic balance.
  * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
  * status()                  much better on a bigger CPU is a misfit.
  * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
@@ -245,6 +245,39 @@ bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 }
 
 /**
+ * ipcc_swap_candidate() - what a look makes of one possible swap partner
+ * @gain_a:    gain of the looking CPU's task moving to the partner's CPU
+ * @gain_b:    gain of the partner moving to the looking CPU
+ * @threshold: the ``swap_threshold`` knob
+ * @now:       the current time, in ns
+ * @last_swap: time of the last swap either CPU took part in, 0 for none
+ * @ratelimit: minimum time between two swaps of a CPU, in ns
+ * @pending:   the partner's CPU takes part in a swap not done yet
+ *
+ * A swap that ipcc_should_swap() would take but for the rate limit, or
+ * whose partner is still being swapped, is worth looking again for soon:
+ * the tick then does not stretch its wait (ipcc_swap_scan_wait()), and
+ * the second of two tasks that want a P-core each does not lose up to
+ * %IPCC_SWAP_SCAN_MAX_NS to the first one's swap.
+ *
+ * Return: %IPCC_LOOK_FOUND when the swap may be made now,
+ * %IPCC_LOOK_LATER when it is worth making but must wait, else
+ * %IPCC_LOOK_NONE.
+ */
+enum ipcc_look ipcc_swap_candidate(int gain_a, int gain_b, int threshold,
+				   u64 now, u64 last_swap, u64 ratelimit,
+				   bool pending)
+{
+	if (!ipcc_should_swap(gain_a, gain_b, threshold, 0, 0, 0))
+		return IPCC_LOOK_NONE;
+	if (pending || !ipcc_should_swap(gain_a, gain_b, threshold, now,
+					 last_swap, ratelimit))
+		return IPCC_LOOK_LATER;
+
+	return IPCC_LOOK_FOUND;
+}
+
+/**
  * ipcc_swap_outranks() - whether another task should have a swap partner
  * @gain:       gain of the task whose CPU found the partner, moving there
  * @gain_other: gain of another CPU's task moving to the partner's CPU
@@ -290,21 +323,22 @@ bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next)
 /**
  * ipcc_swap_scan_wait() - how long a CPU waits before it looks again
  * @prev:  the previous wait, in ns; 0 when there was none
- * @found: whether this look found a swap
- * @same:  whether the running task's class is the one the previous look
- *         was for
+ * @look:  what this look came to
+ * @same:  whether the running task's class and the number of CPUs it may
+ *         use are those the previous look was for
  *
- * A look that found a swap, or one for a class that has just changed,
- * starts over at the swap rate limit; a fruitless look doubles the wait,
- * up to %IPCC_SWAP_SCAN_MAX_NS, so that a task that cannot be placed
- * better (more vector tasks than P-cores) costs at most one look per
- * 32 ms.
+ * A look that found a swap, or one worth making later
+ * (ipcc_swap_candidate()), or one for a class or an affinity that has
+ * just changed (a task unpinned from the E-cores), starts over at the
+ * swap rate limit; a fruitless look doubles the wait, up to
+ * %IPCC_SWAP_SCAN_MAX_NS, so that a task that cannot be placed better
+ * (more vector tasks than P-cores) costs at most one look per 32 ms.
  *
  * Return: the wait, in ns.
  */
-u64 ipcc_swap_scan_wait(u64 prev, bool found, bool same)
+u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same)
 {
-	if (found || !same || !prev)
+	if (look != IPCC_LOOK_NONE || !same || !prev)
 		return IPCC_SWAP_RATELIMIT_NS;
 
 	return clamp_t(u64, prev * 2, IPCC_SWAP_RATELIMIT_NS,
@@ -840,30 +874,36 @@ static bool ipcc_swap_outranked(struct sched_domain *sd, int this_cpu,
 
 /*
  * Look in @sd for the CPU whose running task and this CPU's gain most
- * from trading places, and queue the swap. Return whether one was queued.
- * Called with the RCU read lock held and no runqueue lock.
+ * from trading places, and queue the swap. Called with the RCU read lock
+ * held and no runqueue lock.
+ *
+ * Return: %IPCC_LOOK_FOUND when a swap was queued, %IPCC_LOOK_LATER when
+ * one is worth making but has to wait (this CPU or the partner is still
+ * swapping or rate limited, or the partner is left to a task that gains
+ * more), else %IPCC_LOOK_NONE.
  */
-static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
+static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 {
 	int this_cpu = cpu_of(rq), threshold = READ_ONCE(ipcc_swap_threshold);
 	int cpu, ga, gb, best_cpu = -1, best_gain = 0, best_ga = 0;
 	struct task_struct *a, *b, *best = NULL;
+	enum ipcc_look look, res = IPCC_LOOK_NONE;
 	struct ipcc_swap *s;
 	u64 now, last_a, last;
 
 	s = per_cpu_ptr(&ipcc_swap_slot, this_cpu);
 	if (atomic_read(&s->busy) || ipcc_swap_pending(this_cpu))
-		return false;
+		return IPCC_LOOK_LATER;
 
 	a = rcu_dereference(rq->curr);
 	if (!ipcc_swappable(a))
-		return false;
+		return IPCC_LOOK_NONE;
 
 	now = ipcc_now();
 	last_a = READ_ONCE(per_cpu(ipcc_last_swap, this_cpu));
 
 	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
-		if (cpu == this_cpu || ipcc_swap_pending(cpu))
+		if (cpu == this_cpu)
 			continue;
 
 		b = rcu_dereference(cpu_rq(cpu)->curr);
@@ -874,8 +914,12 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 		ga = ipcc_smt_gain(a, this_cpu, cpu);
 		gb = ipcc_smt_gain(b, cpu, this_cpu);
 		last = max(last_a, READ_ONCE(per_cpu(ipcc_last_swap, cpu)));
-		if (!ipcc_should_swap(ga, gb, threshold, now, last,
-				      IPCC_SWAP_RATELIMIT_NS))
+		look = ipcc_swap_candidate(ga, gb, threshold, now, last,
+					   IPCC_SWAP_RATELIMIT_NS,
+					   ipcc_swap_pending(cpu));
+		if (look == IPCC_LOOK_LATER)
+			res = IPCC_LOOK_LATER;
+		if (look != IPCC_LOOK_FOUND)
 			continue;
 
 		/* The pair that gains most; the first of equal ones. */
@@ -888,10 +932,12 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 		best_ga = ga;
 	}
 
-	if (!best || ipcc_swap_outranked(sd, this_cpu, best_cpu, best, best_ga,
-					 threshold) ||
+	if (!best)
+		return res;
+	if (ipcc_swap_outranked(sd, this_cpu, best_cpu, best, best_ga,
+				threshold) ||
 	    atomic_cmpxchg_acquire(&s->busy, 0, 1))
-		return false;
+		return IPCC_LOOK_LATER;
 
 	atomic_inc(per_cpu_ptr(&ipcc_swap_inflight, this_cpu));
 	atomic_inc(per_cpu_ptr(&ipcc_swap_inflight, best_cpu));
@@ -913,7 +959,7 @@ static bool ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	 * rather than one after the other in the unbound pool.
 	 */
 	queue_work_on(this_cpu, system_highpri_wq, &s->work);
-	return true;
+	return IPCC_LOOK_FOUND;
 }
 
 void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
@@ -931,12 +977,14 @@ void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
 
 /*
  * The tick's look for a swap: when this CPU looks next, how long it waited
- * and for which class it looked last. Only this CPU's tick touches it.
+ * and for which class and number of allowed CPUs it looked last. Only this
+ * CPU's tick touches it.
  */
 struct ipcc_tick_scan {
 	u64	next;
 	u64	wait;
 	int	class;
+	int	nr_allowed;
 };
 
 static DEFINE_PER_CPU(struct ipcc_tick_scan, ipcc_tick_scan);
@@ -944,10 +992,11 @@ static DEFINE_PER_CPU(struct ipcc_tick_scan, ipcc_tick_scan);
 void __sched_ipcc_tick_swap(struct rq *rq)
 {
 	struct ipcc_tick_scan *ts = this_cpu_ptr(&ipcc_tick_scan);
-	int cpu = cpu_of(rq), class;
+	enum ipcc_look look = IPCC_LOOK_NONE;
+	int cpu = cpu_of(rq), class, nr;
 	struct task_struct *curr;
 	struct sched_domain *sd;
-	bool found = false;
+	bool same;
 	u64 now;
 
 	guard(rcu)();
@@ -955,12 +1004,18 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 	if (!ipcc_swappable(curr))
 		return;
 
-	/* A class the last look was not for is looked for at once. */
+	/*
+	 * A class, or a number of allowed CPUs, the last look was not for is
+	 * looked for at once: a task unpinned from the E-cores need not wait
+	 * out the looks that found nothing while it was pinned.
+	 */
 	class = sched_ipcc_task_class(curr);
+	nr = READ_ONCE(curr->nr_cpus_allowed);
+	same = class == ts->class && nr == ts->nr_allowed;
 	now = ipcc_now();
 	if (!ipcc_tick_swap_due(sched_ipcc_task_headroom(curr, cpu),
 				READ_ONCE(ipcc_swap_threshold), now,
-				class == ts->class ? ts->next : 0))
+				same ? ts->next : 0))
 		return;
 
 	/* The lowest asymmetric domain that holds a better CPU for curr. */
@@ -969,10 +1024,11 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 		       ipcc_domain_has_better(sd, curr, cpu)))
 		sd = rcu_dereference(sd->parent);
 	if (sd)
-		found = ipcc_try_swap(rq, sd);
+		look = ipcc_try_swap(rq, sd);
 
-	ts->wait = ipcc_swap_scan_wait(ts->wait, found, class == ts->class);
+	ts->wait = ipcc_swap_scan_wait(ts->wait, look, same);
 	ts->class = class;
+	ts->nr_allowed = nr;
 	ts->next = now + ts->wait;
 }
 

@@ -307,34 +307,76 @@ static void ipcc_test_swap_outranks(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ipcc_swap_outranks(10, 70, 0, thr));
 }
 
+static void ipcc_test_swap_candidate(struct kunit *test)
+{
+	int thr = IPCC_SWAP_THRESHOLD_DEFAULT;
+	u64 rl = 4 * T_MS, now = 100 * T_MS;
+
+	/* Worth it, nothing in the way. */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(120, 40, thr, now, 0, rl,
+						  false), IPCC_LOOK_FOUND);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(120, 40, thr, now,
+						  now - rl, rl, false),
+			IPCC_LOOK_FOUND);
+	/* Worth it, but a CPU swapped within the rate limit: later. */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(120, 40, thr, now,
+						  now - rl + 1, rl, false),
+			IPCC_LOOK_LATER);
+	/* Worth it, but the partner is still being swapped: later. */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(120, 40, thr, now, 0, rl,
+						  true), IPCC_LOOK_LATER);
+	/* Not worth it, whatever the rate limit and the partner's swap. */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(thr, 0, thr, now, 0, rl,
+						  false), IPCC_LOOK_NONE);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(thr, 0, thr, now, now, rl,
+						  true), IPCC_LOOK_NONE);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(400, -301, thr, now, now,
+						  rl, true), IPCC_LOOK_NONE);
+	/* Edges of the gain rules, as ipcc_should_swap(). */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(thr, 1, thr, now, now, rl,
+						  false), IPCC_LOOK_LATER);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_candidate(400, -300, thr, now, now,
+						  rl, false), IPCC_LOOK_LATER);
+}
+
 static void ipcc_test_swap_scan_wait(struct kunit *test)
 {
 	u64 rl = 4 * T_MS, max = 32 * T_MS, w = 0;
 	int i;
 
 	/* The first look, a found swap and a new class start over. */
-	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(0, false, true), rl);
-	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, true, true), rl);
-	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, false, false), rl);
-	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(16 * T_MS, true, false), rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(0, IPCC_LOOK_NONE, true), rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, IPCC_LOOK_FOUND, true),
+			rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, IPCC_LOOK_NONE, false),
+			rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(16 * T_MS, IPCC_LOOK_FOUND,
+						  false), rl);
+	/* So does a swap worth making that has to wait. */
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(max, IPCC_LOOK_LATER, true),
+			rl);
+	KUNIT_EXPECT_EQ(test, ipcc_swap_scan_wait(2 * rl, IPCC_LOOK_LATER,
+						  true), rl);
 
 	/* Fruitless looks for one class: 4, 8, 16, 32, 32 ms. */
-	w = ipcc_swap_scan_wait(w, false, true);
+	w = ipcc_swap_scan_wait(w, IPCC_LOOK_NONE, true);
 	KUNIT_EXPECT_EQ(test, w, rl);
-	w = ipcc_swap_scan_wait(w, false, true);
+	w = ipcc_swap_scan_wait(w, IPCC_LOOK_NONE, true);
 	KUNIT_EXPECT_EQ(test, w, 2 * rl);
-	w = ipcc_swap_scan_wait(w, false, true);
+	w = ipcc_swap_scan_wait(w, IPCC_LOOK_NONE, true);
 	KUNIT_EXPECT_EQ(test, w, 4 * rl);
-	w = ipcc_swap_scan_wait(w, false, true);
+	w = ipcc_swap_scan_wait(w, IPCC_LOOK_NONE, true);
 	KUNIT_EXPECT_EQ(test, w, max);
 	for (i = 0; i < 100; i++)
-		w = ipcc_swap_scan_wait(w, false, true);
+		w = ipcc_swap_scan_wait(w, IPCC_LOOK_NONE, true);
 	KUNIT_EXPECT_EQ(test, w, max);
 
 	/* Never below the swap rate limit, never above the cap. */
 	for (w = 1; w < 2 * max; w += T_MS / 3) {
-		KUNIT_EXPECT_GE(test, ipcc_swap_scan_wait(w, false, true), rl);
-		KUNIT_EXPECT_LE(test, ipcc_swap_scan_wait(w, false, true), max);
+		KUNIT_EXPECT_GE(test, ipcc_swap_scan_wait(w, IPCC_LOOK_NONE,
+							  true), rl);
+		KUNIT_EXPECT_LE(test, ipcc_swap_scan_wait(w, IPCC_LOOK_NONE,
+							  true), max);
 	}
 }
 
@@ -598,6 +640,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_should_swap_ratelimit),
 	KUNIT_CASE(ipcc_test_swap_outranks),
 	KUNIT_CASE(ipcc_test_tick_swap_due),
+	KUNIT_CASE(ipcc_test_swap_candidate),
 	KUNIT_CASE(ipcc_test_swap_scan_wait),
 	KUNIT_CASE(ipcc_test_class_misfit),
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),
