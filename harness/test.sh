@@ -76,6 +76,12 @@ recorded checkpatch "$HARNESS/checkpatch.sh" "$logdir/checkpatch"
 stage "docs: kernel-doc and docutils"
 recorded 'kernel-doc|docutils' "$HARNESS/docs-check.sh" "$logdir/docs"
 
+# The benchmark's scoring: fluid bounds, metrics, scenario keywords and
+# the driver's fixed-work accounting (host only, seconds).
+stage "bench: host-side tests of the benchmark's scoring"
+python3 "$REPO/bench/tests/test_bench.py" >"$logdir/bench-tests.log" 2>&1
+$R tap bench "$logdir/bench-tests.log"
+
 stage "the mailed series: make series, checkpatch --strict on every patch"
 if SERIES_OUT=$logdir/series SERIES_TREE=$CACHE/series/test-tree \
 	"$HARNESS/series.sh" >"$logdir/series.log" 2>&1; then

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Host-side tests of the benchmark's scoring (make test, stage "bench").
+
+The benchmark's numbers come from the ground truth (bench/truth.py) and a
+few pieces of arithmetic that nothing else checks: the shortest fluid
+makespan of fixed work (model.makespan_bound()), the multiprogram metrics
+(benchlib.fixed_work_metrics()), the scenario keywords that set them up,
+and the driver that plays the true speeds for fixed work (ipcc-run,
+built here with the host's compiler and run on the host: its accounting
+is in CPU time, so a slow or busy host changes nothing it checks).
+
+Prints the results as the guest runner's TAP (harness/results.py tap).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BENCH))
+import benchlib as bl  # noqa: E402
+import model  # noqa: E402
+import truth  # noqa: E402
+
+
+def topology(pcores, ecpus, smt):
+    """P-cores of @smt threads each first, then @ecpus E-cores."""
+    online, sib, pcpus = set(), {}, set()
+    cpu = 0
+    for _ in range(pcores):
+        core = set(range(cpu, cpu + smt))
+        for c in core:
+            sib[c] = core
+        pcpus |= core
+        cpu += smt
+    ecs = set(range(cpu, cpu + ecpus))
+    for c in ecs:
+        sib[c] = {c}
+    online = pcpus | ecs
+    perf = {c: [truth.speed(k, "P" if c in pcpus else "E") for k in sorted(truth.CATALOGUE)]
+            for c in online}
+    return model.Topology(online, sib, pcpus, ecs, perf,
+                          {k: truth.smt_factor(k) for k in truth.CATALOGUE})
+
+
+class MakespanBound(unittest.TestCase):
+    def test_chunks_share_the_p_cores(self):
+        # The textbook's 2P+2E without SMT: four chunks of 864 ms on an
+        # E-core at P/E 2.4 take 4 x 864 / (2 x 2.4 + 2) at best.
+        topo = topology(2, 4, 1)
+        jobs = [(2, 864.0, {0, 1, 2, 3})] * 4
+        self.assertAlmostEqual(model.makespan_bound(topo, jobs), 4 * 864 / 6.8, places=3)
+
+    def test_affinity_limits_the_bound(self):
+        topo = topology(2, 4, 1)
+        self.assertAlmostEqual(model.makespan_bound(topo, [(2, 864.0, {3})]), 864.0, places=3)
+        self.assertAlmostEqual(model.makespan_bound(topo, [(2, 864.0, {0})]), 360.0, places=3)
+        self.assertIsNone(model.makespan_bound(topo, [(2, 864.0, {42})]))
+
+    def test_smt_pairs(self):
+        # Two vector tasks: each alone on a P-core.
+        topo = topology(2, 4, 2)
+        self.assertAlmostEqual(model.makespan_bound(topo, [(1, 1000.0, None)] * 2),
+                               1000 / 1.77, places=3)
+        # Four: the two P-cores alone, time shared with the E-cores,
+        # beats pairing them on the P-cores (2 x 1.77 + 2 against
+        # 2 x 1.3 x 1.77).
+        self.assertAlmostEqual(model.makespan_bound(topo, [(1, 1000.0, None)] * 4),
+                               4000 / (2 * 1.77 + 2), places=3)
+        # Twelve spin-waits on 8 CPUs: no SMT loss, 8 at a time.
+        self.assertAlmostEqual(model.makespan_bound(topo, [(3, 1000.0, None)] * 12),
+                               1500.0, places=3)
+
+    def test_one_task_one_cpu_at_a_time(self):
+        # One task cannot use two P-cores at once.
+        topo = topology(2, 4, 1)
+        self.assertAlmostEqual(model.makespan_bound(topo, [(0, 1620.0, None)]), 1000.0,
+                               places=3)
+
+
+def fake_run(fixed, done, cls=2, events=()):
+    """A parsed run with fixed-work tasks: fixed {id: work ms}, done {id:
+    (t_ms, run_ms)}."""
+    r = bl.Run()
+    for i in sorted(fixed):
+        r.tasks.append(dict(id=i, pid=100 + i, name=f"t#{i}", cls0=cls, duty=100))
+    r.fixed = dict(fixed)
+    r.done = dict(done)
+    r.events = list(events)
+    return r
+
+
+class FixedWorkMetrics(unittest.TestCase):
+    def test_makespan_and_multiprogram_metrics(self):
+        topo = topology(2, 4, 1)
+        run = fake_run({0: 864.0, 1: 864.0}, {0: (400.0, 360.0), 1: (900.0, 810.0)})
+        m = bl.fixed_work_metrics(run, topo, {0: {0, 1, 2, 3}, 1: {0, 1, 2, 3}})
+        self.assertEqual(m["makespan_ms"], 900.0)
+        self.assertAlmostEqual(m["fw_kappa"], 0.9)
+        # Two chunks on two P-cores: 360 ms each at best.
+        self.assertAlmostEqual(m["bound_ms"], 360.0, places=3)
+        self.assertAlmostEqual(m["makespan_eff"], 360 / (0.9 * 900))
+        ntt = [0.9 * 400 / 360, 0.9 * 900 / 360]
+        self.assertAlmostEqual(m["stp"], sum(1 / x for x in ntt))
+        self.assertAlmostEqual(m["antt"], sum(ntt) / 2)
+        self.assertAlmostEqual(m["unfairness"], ntt[1] / ntt[0])
+
+    def test_unfinished_and_changed(self):
+        topo = topology(2, 4, 1)
+        run = fake_run({0: 864.0, 1: 864.0}, {0: (400.0, 360.0)})
+        m = bl.fixed_work_metrics(run, topo)
+        self.assertEqual(m["unfinished"], 1)
+        self.assertIsNone(m["makespan_ms"])
+        run = fake_run({0: 864.0}, {0: (400.0, 360.0)}, events=[(10.0, "class", 0, 1)])
+        m = bl.fixed_work_metrics(run, topo)
+        self.assertIsNone(m["bound_ms"])
+        self.assertIsNone(m["stp"])
+        self.assertIsNone(bl.fixed_work_metrics(fake_run({}, {}), topo))
+
+
+class ScenarioKeywords(unittest.TestCase):
+    def parse(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+            f.write(text)
+        try:
+            return bl.parse_scenario(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_work_and_kind(self):
+        sc = self.parse("duration 2\nwarmup 0\ntask c kind=dot count=2 pin=0-3 work=0.5\n"
+                        "task r kind=rand48\n")
+        self.assertEqual([g.cls for g in sc.tasks], [2, 4])
+        self.assertEqual(sc.fixed_work(), {0: (2, 500.0, {0, 1, 2, 3}),
+                                           1: (2, 500.0, {0, 1, 2, 3})})
+        spec = sc.spec().splitlines()
+        self.assertIn("hardware /tmp/bench/profile", spec)
+        self.assertIn("speed 4 3.03 0.55", spec)
+        self.assertIn("task 0 c#0 2 100 10 0-3 500.000", spec)
+        self.assertIn("task 2 r#0 4 100 10 -", spec)
+
+    def test_bad_values(self):
+        for bad in ("task a class=4\n", "task a kind=avx512\n", "task a class=0 kind=dot\n",
+                    "task a\n", "task a class=0 work=0\n", "task a class=0 work=x\n",
+                    "score P 4 10 10\ntask a class=0\n"):
+            with self.assertRaises(bl.ScenarioError, msg=bad):
+                self.parse("duration 2\n" + bad)
+
+    def test_fork_order_spreads(self):
+        sc = self.parse("duration 2\nrepetitions 3\ntask a class=0 count=16\n")
+        self.assertEqual(bl.fork_stride(sc), 5)
+        sc = self.parse("duration 2\nrepetitions 5\ntask a class=0 count=4\n")
+        self.assertEqual(bl.fork_stride(sc), 1)
+
+
+class DriverFixedWork(unittest.TestCase):
+    """ipcc-run on the host: a fixed-work task stops after the run time
+    its work takes at the true speed of the core type it is told."""
+
+    tools = None
+
+    def setUp(self):
+        cls = type(self)
+        if cls.tools is None:
+            cc = shutil.which("gcc") or shutil.which("cc")
+            if not cc:
+                self.skipTest("no C compiler")
+            cls.tools = Path(tempfile.mkdtemp())
+            for tool in ("ipcc-run", "ipcc-worker"):
+                subprocess.run([cc, "-O2", "-o", str(cls.tools / tool),
+                                str(BENCH / "src" / f"{tool}.c")], check=True)
+        self.dir = Path(tempfile.mkdtemp())
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def drive(self, ctype, kind, *work_ms):
+        (self.dir / "hw").write_text(f"{ctype.lower()}cpus 0\n")
+        spec = self.dir / "spec"
+        spec.write_text("duration_ms 30000\ninterval_ms 5\n"
+                        f"worker {self.tools / 'ipcc-worker'}\nhardware {self.dir / 'hw'}\n"
+                        + "".join(f"speed {c} {w.p_over_e} {w.smt_factor()}\n"
+                                  for c, w in sorted(truth.CATALOGUE.items()))
+                        + "".join(f"task {i} t#{i} {kind} 100 10 0 {w}\n"
+                                  for i, w in enumerate(work_ms)))
+        out = self.dir / "out"
+        subprocess.run([str(self.tools / "ipcc-run"), str(spec), str(out)], check=True,
+                       timeout=60)
+        return bl.parse_run(out.read_text())
+
+    def test_p_core_speed(self):
+        r = self.drive("P", 2, 60.0)
+        run_ms = r.done[0][1]
+        self.assertAlmostEqual(run_ms, 60.0 / 2.4, delta=0.01)
+        self.assertEqual(r.fixed, {0: 60.0})
+        # The driver stopped sampling it, and the run ended with it,
+        # long before duration_ms.
+        self.assertLess(r.samples[r.tasks[0]["pid"]][-1][0], 20000)
+
+    def test_e_core_speed(self):
+        r = self.drive("E", 4, 30.0)
+        self.assertAlmostEqual(r.done[0][1], 30.0, delta=0.01)
+
+    def test_finished_task_leaves(self):
+        # Two tasks share the CPU; the first to finish is sampled no more.
+        r = self.drive("E", 0, 10.0, 200.0)
+        self.assertAlmostEqual(r.done[0][1], 10.0, delta=0.01)
+        self.assertAlmostEqual(r.done[1][1], 200.0, delta=0.01)
+        first = r.samples[r.tasks[0]["pid"]]
+        # The sample that found it done is its last own one.
+        k = next(i for i, s in enumerate(first) if s[0] >= r.done[0][0])
+        after = first[k + 1:]
+        self.assertTrue(after)
+        self.assertTrue(all(s[2] == "X" for s in after))
+        self.assertEqual(len({s[3] for s in after}), 1)
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    tests = []
+
+    def flatten(s):
+        for t in s:
+            if isinstance(t, unittest.TestSuite):
+                flatten(t)
+            else:
+                tests.append(t)
+    flatten(suite)
+    print("1..1")
+    print("@@IPCC-BEGIN bench@@")
+    print(f"1..{len(tests)}")
+    failed = 0
+    for n, t in enumerate(tests, 1):
+        res = unittest.TestResult()
+        t.run(res)
+        name = f"{type(t).__name__}.{t._testMethodName}"
+        if res.skipped:
+            print(f"ok {n} {name} # SKIP {res.skipped[0][1]}")
+        elif res.wasSuccessful():
+            print(f"ok {n} {name}")
+        else:
+            failed += 1
+            for _, tb in res.failures + res.errors:
+                for line in tb.rstrip().splitlines():
+                    print(f"# {line}")
+            print(f"not ok {n} {name}")
+    print(f"@@IPCC-END bench rc={1 if failed else 0}@@")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
