@@ -209,9 +209,9 @@ def makespan_bound(topo, jobs):
         return None
     n = len(var)
     t_col = n
-    rows, rhs, nslack = [], [], 0
-    # Slack columns are appended as the rows need them.
-    slack_rows = []
+    # Equality rows (the work), and the <= rows, each of which gets a
+    # slack column of its own below.
+    rows, rhs, slack_rows = [], [], []
 
     def speed(c, q):
         # True speed relative to an E-core: scores are on truth's scale,
