@@ -801,8 +801,9 @@ static inline void sched_ipcc_balance_swap(struct rq *rq,
  * ``swap_threshold`` knob (sched_ipcc_task_headroom()) does the same
  * search on its tick instead, in its lowest asymmetric domain that holds
  * a CPU where that class scores better. A search that finds nothing
- * doubles the wait before the next one, from 4 ms to 32 ms; a swap or a
- * new class starts over.
+ * doubles the wait before the next one, from 4 ms to 32 ms; a swap, a
+ * swap worth making that has to wait, a new class or a new number of
+ * allowed CPUs starts over.
  *
  * Context: the scheduler tick (hard interrupt), no runqueue lock held.
  */
