@@ -203,6 +203,7 @@ static void ipcc_task_init(struct sched_ipcc_task *st)
 	WRITE_ONCE(st->flags, 0);
 	ipcc_cand_reset(st);
 	ipcc_mix_reset(st);
+	WRITE_ONCE(st->lag, 0);
 }
 
 /* exec: start afresh, but an override survives. */

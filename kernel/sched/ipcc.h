@@ -66,6 +66,29 @@ int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
 #define IPCC_SWAP_THRESHOLD_DEFAULT	64
 
 /**
+ * define IPCC_LAG_SHIFT - how fast a task's progress lag forgets
+ *
+ * Each tick adds the headroom of the task's class where it runs and takes
+ * 1/2^IPCC_LAG_SHIFT of the lag: an eighth, so that the lag of a task
+ * that stays on an E-core settles at eight ticks' headroom (about 32 ms
+ * of the progress it misses at HZ=250).
+ */
+#define IPCC_LAG_SHIFT		3
+
+/**
+ * define IPCC_ROTATE_TICKS - lag difference that makes a rotation
+ *
+ * Two tasks that gain nothing together from trading places (the same
+ * class on a P-core and an E-core) trade them when the one on the E-core
+ * lags behind the other by more than this many ticks of its gain on the
+ * other's CPU. The lag of a task on an E-core settles at 2^%IPCC_LAG_SHIFT
+ * ticks of its headroom, so the rule is the same for every class and
+ * score scale: with the ``cooldown_ms`` default, a pair trades places
+ * about every 9 ticks (36 ms at HZ=250).
+ */
+#define IPCC_ROTATE_TICKS	4
+
+/**
  * define IPCC_MISFIT_THRESHOLD_DEFAULT - default of ``misfit_threshold``
  *
  * A task whose class scores this much better (a quarter of the scale) on
@@ -115,6 +138,11 @@ enum ipcc_look {
 enum ipcc_look ipcc_swap_candidate(int gain_a, int gain_b, int threshold,
 				   u64 now, u64 last_swap, u64 ratelimit,
 				   bool pending);
+u16 ipcc_lag_update(u16 lag, int headroom);
+enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
+				     unsigned int lag_a, unsigned int lag_b,
+				     int threshold, u64 now, u64 last_swap,
+				     u64 ratelimit, bool pending);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same);
 

@@ -30,7 +30,10 @@
  * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait(),
  * trigger()                 ipcc_swap_candidate(): the same search from
  *                           the tick, on CPUs whose task could gain,
- *                           without waiting for the periodic balance.
+ *                           without waiting for the periodic balance;
+ *                           ipcc_lag_update(), ipcc_rotate_candidate():
+ *                           two tasks of one class take turns on a P-core
+ *                           (a swap of no gain) by how far each lags.
  * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
  * status()                  much better on a bigger CPU is a misfit.
  * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
@@ -272,6 +275,62 @@ enum ipcc_look ipcc_swap_candidate(int gain_a, int gain_b, int threshold,
 		return IPCC_LOOK_NONE;
 	if (pending || !ipcc_should_swap(gain_a, gain_b, threshold, now,
 					 last_swap, ratelimit))
+		return IPCC_LOOK_LATER;
+
+	return IPCC_LOOK_FOUND;
+}
+
+/**
+ * ipcc_lag_update() - one tick of a task's progress lag
+ * @lag:      the task's lag (&struct sched_ipcc_task.lag)
+ * @headroom: how much better the task's class scores on its best CPU
+ *            than where it runs (sched_ipcc_task_headroom()), >= 0
+ *
+ * Return: @lag less 1/2^%IPCC_LAG_SHIFT of it (rounded up, so that it
+ * reaches 0 on the best CPU), plus @headroom; at most %U16_MAX.
+ */
+u16 ipcc_lag_update(u16 lag, int headroom)
+{
+	unsigned int v = lag - DIV_ROUND_UP(lag, 1U << IPCC_LAG_SHIFT);
+
+	return min_t(unsigned int, v + max(headroom, 0), U16_MAX);
+}
+
+/**
+ * ipcc_rotate_candidate() - whether two tasks should take turns on a CPU
+ * @gain_a:    gain of the looking CPU's task moving to the partner's CPU
+ * @gain_b:    gain of the partner moving to the looking CPU
+ * @lag_a:     the looking CPU's task's lag (&struct sched_ipcc_task.lag)
+ * @lag_b:     the partner's lag
+ * @threshold: the ``swap_threshold`` knob
+ * @now:       the current time, in ns
+ * @last_swap: time of the last swap either CPU took part in, 0 for none
+ * @ratelimit: minimum time between two swaps of a CPU, in ns
+ * @pending:   the partner's CPU takes part in a swap not done yet
+ *
+ * Two tasks of one class, one on a P-core and one on an E-core, gain
+ * nothing together from a swap, so ipcc_swap_candidate() leaves them
+ * where they are, and the one on the E-core falls behind for as long as
+ * both run: four equal chunks of work on two P-cores and two E-cores
+ * finish when the E-cores' two do, at about 0.87 of the best schedule.
+ * A swap that loses nothing (the sum of the gains between 0 and
+ * @threshold, the looking task gaining) lets them take turns instead,
+ * when the looking task lags behind the partner by more than
+ * %IPCC_ROTATE_TICKS times @gain_a.
+ *
+ * Return: %IPCC_LOOK_FOUND when the tasks should trade places now;
+ * %IPCC_LOOK_LATER when they are such a pair but the lag, the rate limit
+ * or a pending swap says not yet; else %IPCC_LOOK_NONE.
+ */
+enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
+				     unsigned int lag_a, unsigned int lag_b,
+				     int threshold, u64 now, u64 last_swap,
+				     u64 ratelimit, bool pending)
+{
+	if (gain_a <= 0 || gain_a + gain_b < 0 || gain_a + gain_b > threshold)
+		return IPCC_LOOK_NONE;
+	if (lag_a <= lag_b + IPCC_ROTATE_TICKS * gain_a || pending ||
+	    (last_swap && now < last_swap + ratelimit))
 		return IPCC_LOOK_LATER;
 
 	return IPCC_LOOK_FOUND;
@@ -886,7 +945,9 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 {
 	int this_cpu = cpu_of(rq), threshold = READ_ONCE(ipcc_swap_threshold);
 	int cpu, ga, gb, best_cpu = -1, best_gain = 0, best_ga = 0;
+	unsigned int lag_a, lag_b, best_lag = 0;
 	struct task_struct *a, *b, *best = NULL;
+	bool rotate = false;
 	enum ipcc_look look, res = IPCC_LOOK_NONE;
 	struct ipcc_swap *s;
 	u64 now, last_a, last;
@@ -901,6 +962,7 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 
 	now = ipcc_now();
 	last_a = READ_ONCE(per_cpu(ipcc_last_swap, this_cpu));
+	lag_a = READ_ONCE(a->ipcc.lag);
 
 	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
 		if (cpu == this_cpu)
@@ -917,14 +979,33 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 		look = ipcc_swap_candidate(ga, gb, threshold, now, last,
 					   IPCC_SWAP_RATELIMIT_NS,
 					   ipcc_swap_pending(cpu));
-		if (look == IPCC_LOOK_LATER)
-			res = IPCC_LOOK_LATER;
-		if (look != IPCC_LOOK_FOUND)
-			continue;
+		if (look == IPCC_LOOK_NONE && (!best || rotate)) {
+			lag_b = READ_ONCE(b->ipcc.lag);
+			look = ipcc_rotate_candidate(ga, gb, lag_a, lag_b,
+						     threshold, now, last,
+						     IPCC_SWAP_RATELIMIT_NS,
+						     ipcc_swap_pending(cpu));
+			if (look == IPCC_LOOK_LATER)
+				res = IPCC_LOOK_LATER;
+			/* The partner furthest ahead; the first of equal ones. */
+			if (look != IPCC_LOOK_FOUND ||
+			    (best && lag_b >= best_lag))
+				continue;
 
-		/* The pair that gains most; the first of equal ones. */
-		if (best && ga + gb <= best_gain)
-			continue;
+			rotate = true;
+			best_lag = lag_b;
+		} else {
+			if (look == IPCC_LOOK_LATER)
+				res = IPCC_LOOK_LATER;
+			if (look != IPCC_LOOK_FOUND)
+				continue;
+
+			/* The pair that gains most; the first of equal ones. */
+			if (best && !rotate && ga + gb <= best_gain)
+				continue;
+
+			rotate = false;
+		}
 
 		best = b;
 		best_cpu = cpu;
@@ -993,7 +1074,7 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 {
 	struct ipcc_tick_scan *ts = this_cpu_ptr(&ipcc_tick_scan);
 	enum ipcc_look look = IPCC_LOOK_NONE;
-	int cpu = cpu_of(rq), class, nr;
+	int cpu = cpu_of(rq), class, nr, headroom;
 	struct task_struct *curr;
 	struct sched_domain *sd;
 	bool same;
@@ -1001,6 +1082,17 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 
 	guard(rcu)();
 	curr = rcu_dereference(rq->curr);
+	if (!curr || curr->sched_class != &fair_sched_class ||
+	    (curr->flags & PF_KTHREAD))
+		return;
+
+	/*
+	 * Only this tick writes the lag of the task running here; it runs
+	 * on in the cooldown, when the task may not swap.
+	 */
+	headroom = sched_ipcc_task_headroom(curr, cpu);
+	WRITE_ONCE(curr->ipcc.lag,
+		   ipcc_lag_update(READ_ONCE(curr->ipcc.lag), headroom));
 	if (!ipcc_swappable(curr))
 		return;
 
@@ -1013,8 +1105,7 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 	nr = READ_ONCE(curr->nr_cpus_allowed);
 	same = class == ts->class && nr == ts->nr_allowed;
 	now = ipcc_now();
-	if (!ipcc_tick_swap_due(sched_ipcc_task_headroom(curr, cpu),
-				READ_ONCE(ipcc_swap_threshold), now,
+	if (!ipcc_tick_swap_due(headroom, READ_ONCE(ipcc_swap_threshold), now,
 				same ? ts->next : 0))
 		return;
 

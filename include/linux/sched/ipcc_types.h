@@ -80,8 +80,16 @@
  *         until the first valid reading. The balancer weighs a task's
  *         scores by it (its expected gain), so that a class the hardware
  *         flaps between two values still counts for what it mostly is.
+ * @lag:   how far the task falls behind the progress its class would make
+ *         on its best CPU: on each tick in full mode, the headroom of its
+ *         class where it runs (sched_ipcc_task_headroom()) is added and an
+ *         eighth of the lag is forgotten. Two tasks of the same class that
+ *         share a P-core and an E-core trade places when the one on the
+ *         E-core lags behind by more than %IPCC_ROTATE_TICKS ticks of
+ *         its gain (a rotation), so that equal work finishes together.
+ *         0 at fork.
  *
- * Sixteen bytes, embedded in &struct task_struct as ``ipcc``.
+ * Twenty bytes, embedded in &struct task_struct as ``ipcc``.
  *
  * Lifecycle:
  *
@@ -106,7 +114,10 @@
  * fraction of a reading. @last_migrate is written with WRITE_ONCE() by the
  * balancer, not always under the task's runqueue lock (a swap is decided
  * without it), and read with READ_ONCE(): a stale value only shifts one
- * cooldown.
+ * cooldown. @lag is written with WRITE_ONCE() only by the tick of the CPU
+ * the task runs on (in hard interrupt context, without the runqueue lock)
+ * and by the resets above, and read remotely with READ_ONCE(): a stale
+ * value only delays one rotation by a tick.
  */
 struct sched_ipcc_task {
 	u8	class;
@@ -115,6 +126,7 @@ struct sched_ipcc_task {
 	u8	flags;
 	u32	last_migrate;
 	u16	mix[IPCC_MIX_CLASSES];
+	u16	lag;
 };
 
 /**
@@ -127,6 +139,7 @@ struct sched_ipcc_task {
 	.flags	= 0,				\
 	.last_migrate = 0,			\
 	.mix	= { 0 },			\
+	.lag	= 0,				\
 }
 
 #endif /* _LINUX_SCHED_IPCC_TYPES_H */

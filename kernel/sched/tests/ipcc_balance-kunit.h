@@ -339,6 +339,157 @@ static void ipcc_test_swap_candidate(struct kunit *test)
 						  rl, false), IPCC_LOOK_LATER);
 }
 
+/*
+ * Headroom of a dot-product task on an E-core of the emulated parts: HFI
+ * performance 63 on a P-core, 26 on an E-core, normalised 253 - 104.
+ */
+#define T_DOT_HEADROOM	149
+
+static void ipcc_test_lag_update(struct kunit *test)
+{
+	u16 lag = 0;
+	int i;
+
+	/* On an E-core: the headroom comes in, an eighth goes. */
+	lag = ipcc_lag_update(lag, T_DOT_HEADROOM);
+	KUNIT_EXPECT_EQ(test, lag, T_DOT_HEADROOM);
+	KUNIT_EXPECT_EQ(test, ipcc_lag_update(lag, T_DOT_HEADROOM),
+			T_DOT_HEADROOM - DIV_ROUND_UP(T_DOT_HEADROOM, 8) +
+			T_DOT_HEADROOM);
+	/* It settles at eight ticks' headroom, less rounding. */
+	for (i = 0; i < 200; i++)
+		lag = ipcc_lag_update(lag, T_DOT_HEADROOM);
+	KUNIT_EXPECT_LE(test, lag, 8 * T_DOT_HEADROOM);
+	KUNIT_EXPECT_GE(test, lag, 8 * T_DOT_HEADROOM - 8);
+	/* On a P-core it goes: below half in six ticks, to 0 in the end. */
+	for (i = 0; i < 6; i++)
+		lag = ipcc_lag_update(lag, 0);
+	KUNIT_EXPECT_LT(test, lag, 4 * T_DOT_HEADROOM);
+	for (i = 0; i < 200; i++)
+		lag = ipcc_lag_update(lag, 0);
+	KUNIT_EXPECT_EQ(test, lag, 0);
+	/* The largest lag decays rather than wraps; no negative headroom. */
+	KUNIT_EXPECT_EQ(test, ipcc_lag_update(U16_MAX, IPCC_SCORE_SCALE),
+			U16_MAX - 8192 + IPCC_SCORE_SCALE);
+	KUNIT_EXPECT_EQ(test, ipcc_lag_update(8, -100), 7);
+	KUNIT_EXPECT_EQ(test, ipcc_lag_update(1, 0), 0);
+}
+
+static void ipcc_test_rotate_candidate(struct kunit *test)
+{
+	int thr = IPCC_SWAP_THRESHOLD_DEFAULT, h = T_DOT_HEADROOM;
+	unsigned int ahead = 300, lag = ahead + IPCC_ROTATE_TICKS * h;
+	u64 rl = 4 * T_MS, now = 100 * T_MS;
+
+	/* One class, E-core (looking) and P-core: turns by lag. */
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h, lag + 1, ahead, thr,
+						    now, 0, rl, false),
+			IPCC_LOOK_FOUND);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h, lag, ahead, thr,
+						    now, 0, rl, false),
+			IPCC_LOOK_LATER);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h, 0, ahead, thr,
+						    now, 0, rl, false),
+			IPCC_LOOK_LATER);
+	/* Rate limit and a pending swap wait, as for a gain swap. */
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h, lag + 1, ahead, thr,
+						    now, now - rl + 1, rl,
+						    false), IPCC_LOOK_LATER);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h, lag + 1, ahead, thr,
+						    now, now - rl, rl, false),
+			IPCC_LOOK_FOUND);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h, lag + 1, ahead, thr,
+						    now, 0, rl, true),
+			IPCC_LOOK_LATER);
+	/* Up to the threshold the pair loses nothing; above, a gain swap. */
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, thr - h, lag + 1, ahead,
+						    thr, now, 0, rl, false),
+			IPCC_LOOK_FOUND);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, thr + 1 - h, lag + 1,
+						    ahead, thr, now, 0, rl,
+						    false), IPCC_LOOK_NONE);
+	/* Never a turn that loses throughput, nor one down to an E-core. */
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(h, -h - 1, lag + 1, ahead,
+						    thr, now, 0, rl, false),
+			IPCC_LOOK_NONE);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(-h, h, lag + 1, ahead, thr,
+						    now, 0, rl, false),
+			IPCC_LOOK_NONE);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(0, 0, lag + 1, ahead, thr,
+						    now, 0, rl, false),
+			IPCC_LOOK_NONE);
+}
+
+/*
+ * Four equal dot-product tasks on two P-cores and two E-cores, tick by
+ * tick (4 ms), with the rules of the tick's look: the lag, the rotation
+ * rule, the 4 ms rate limit and the default 20 ms cooldown (5 ticks) of
+ * both tasks after a swap. Each task gets between 40% and 60% of its
+ * time on a P-core, and a pair trades places every 8 to 10 ticks on
+ * average, as %IPCC_ROTATE_TICKS says; without rotation the E-cores' tasks
+ * would get none.
+ */
+static void ipcc_test_rotation_shares(struct kunit *test)
+{
+	enum { NT = 4, TICKS = 500, COOL = 5 };
+	int thr = IPCC_SWAP_THRESHOLD_DEFAULT, h = T_DOT_HEADROOM;
+	int cpu_of[NT] = { 0, 1, 2, 3 }, ptime[NT] = { 0 };
+	int moved[NT] = { -COOL, -COOL, -COOL, -COOL };
+	u64 last_swap[NT] = { 0 };
+	int t, i, j, swaps = 0, gap = TICKS;
+	u16 lag[NT] = { 0 };
+
+	/* CPUs 0, 1: P-cores; 2, 3: E-cores. */
+	for (t = 0; t < TICKS; t++) {
+		for (i = 0; i < NT; i++) {
+			bool p = cpu_of[i] < 2;
+
+			ptime[i] += p;
+			lag[i] = ipcc_lag_update(lag[i], p ? 0 : h);
+		}
+		for (i = 0; i < NT; i++) {
+			int best = -1;
+
+			if (cpu_of[i] < 2 || t - moved[i] < COOL)
+				continue;
+			for (j = 0; j < NT; j++) {
+				enum ipcc_look look;
+				u64 last;
+
+				if (cpu_of[j] >= 2 || t - moved[j] < COOL)
+					continue;
+				last = max(last_swap[cpu_of[i]],
+					   last_swap[cpu_of[j]]);
+				look = ipcc_rotate_candidate(h, -h, lag[i],
+							     lag[j], thr,
+							     (t + 1) * 4 * T_MS,
+							     last, 4 * T_MS,
+							     false);
+				if (look == IPCC_LOOK_FOUND &&
+				    (best < 0 || lag[j] < lag[best]))
+					best = j;
+			}
+			if (best < 0)
+				continue;
+			swap(cpu_of[i], cpu_of[best]);
+			moved[i] = t;
+			moved[best] = t;
+			last_swap[cpu_of[i]] = (t + 1) * 4 * T_MS;
+			last_swap[cpu_of[best]] = (t + 1) * 4 * T_MS;
+			swaps++;
+		}
+	}
+
+	for (i = 0; i < NT; i++) {
+		KUNIT_EXPECT_GE(test, ptime[i] * 10, TICKS * 4);
+		KUNIT_EXPECT_LE(test, ptime[i] * 10, TICKS * 6);
+	}
+	if (swaps)
+		gap = 2 * TICKS / swaps;
+	KUNIT_EXPECT_GE(test, gap, 8);
+	KUNIT_EXPECT_LE(test, gap, 10);
+}
+
 static void ipcc_test_swap_scan_wait(struct kunit *test)
 {
 	u64 rl = 4 * T_MS, max = 32 * T_MS, w = 0;
@@ -642,6 +793,9 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_tick_swap_due),
 	KUNIT_CASE(ipcc_test_swap_candidate),
 	KUNIT_CASE(ipcc_test_swap_scan_wait),
+	KUNIT_CASE(ipcc_test_lag_update),
+	KUNIT_CASE(ipcc_test_rotate_candidate),
+	KUNIT_CASE(ipcc_test_rotation_shares),
 	KUNIT_CASE(ipcc_test_class_misfit),
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),
 	KUNIT_CASE(ipcc_test_misfit_moved),
