@@ -1055,4 +1055,77 @@ TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
 	EXPECT_EQ(0, numa);
 }
 
+/*
+ * Tasks of one class take turns on the P-cores (ipcc_rotate_candidate()).
+ *
+ * Two dot-product tasks (class 2) start on two P-cores and two on two
+ * E-cores, then all four may run on those four CPUs. Every swap between
+ * them gains nothing, and the load is balanced, so only a rotation by
+ * progress lag moves a task of the E-cores up. Each task's CPU is sampled
+ * every 10 ms for 3 s: each must spend at least a quarter of the samples
+ * on a P-core (about a half when they take turns).
+ *
+ * Shown to fail: with ipcc_rotate_candidate() never finding a turn due,
+ * on lnl-hw the tasks that started on the E-cores stayed there (0% and
+ * 0% on a P-core).
+ */
+TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
+{
+	struct part *pt = &self->pt;
+	int cpus[4], share[4] = { 0 }, samples = 0, np = 0, ne = 0;
+	pid_t pids[4];
+	cpu_set_t set;
+	char buf[16];
+	int i, j;
+
+	if (!model_is(pt, "oracle"))
+		SKIP(return, "needs the oracle model");
+	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
+	    atoi(buf) != 2)
+		SKIP(return, "kernel.sched_ipcc is not 2");
+
+	/* Two P-cores (one thread each), the first two E-cores. */
+	for (i = 0; i < pt->nr && (np < 2 || ne < 2); i++) {
+		int cpu = pt->cpu_of[i];
+
+		if (cpu < 0)
+			continue;
+		if (!strcmp(pt->hw[i].type, "p") && np < 2 &&
+		    (np == 0 || sibling_of(pt, cpus[0]) != cpu))
+			cpus[np++] = cpu;
+		else if (!strcmp(pt->hw[i].type, "e") && ne < 2)
+			cpus[2 + ne++] = cpu;
+	}
+	if (np < 2 || ne < 2)
+		SKIP(return, "needs two P-cores and two E-cores");
+
+	CPU_ZERO(&set);
+	for (i = 0; i < 4; i++) {
+		pids[i] = start_work(W_DOT, cpus[i]);
+		CPU_SET(cpus[i], &set);
+	}
+	/* Let the classes settle (debounce), then free the tasks. */
+	usleep(500000);
+	for (i = 0; i < 4; i++)
+		sched_setaffinity(pids[i], sizeof(set), &set);
+	for (j = 0; j < 300; j++) {
+		usleep(10000);
+		for (i = 0; i < 4; i++) {
+			int cpu = task_cpu(pids[i]);
+
+			share[i] += cpu == cpus[0] || cpu == cpus[1];
+		}
+		samples++;
+	}
+	for (i = 0; i < 4; i++)
+		stop_work(pids[i]);
+
+	TH_LOG("CPUs %d,%d (P) %d,%d (E): on a P-core %d%% %d%% %d%% %d%%",
+	       cpus[0], cpus[1], cpus[2], cpus[3],
+	       100 * share[0] / samples, 100 * share[1] / samples,
+	       100 * share[2] / samples, 100 * share[3] / samples);
+	for (i = 0; i < 4; i++)
+		EXPECT_LE(samples, 4 * share[i]);
+}
+
 TEST_HARNESS_MAIN
