@@ -289,8 +289,7 @@ TEST_F(topo, packing_profile_domains)
 	if (strcmp(self->pr.asym, "packing"))
 		SKIP(return, "asym %s profile", self->pr.asym);
 
-	ASSERT_GT(read_text("/proc/sys/kernel/sched_itmt_enabled", buf,
-			    sizeof(buf)), 0);
+	ASSERT_GT(read_itmt_enabled(buf, sizeof(buf)), 0);
 	EXPECT_EQ('1', buf[0]);
 
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {

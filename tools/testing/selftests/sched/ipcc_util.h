@@ -47,6 +47,26 @@ static inline int read_text(const char *path, char *buf, size_t size)
 	return len;
 }
 
+/*
+ * Read x86's ITMT switch into @buf as "0" or "1": a sysctl in 6.12, a
+ * debugfs boolean ("N"/"Y") in later kernels (7.3). Either exists only
+ * while ITMT is supported.
+ */
+static inline int read_itmt_enabled(char *buf, size_t size)
+{
+	int ret = read_text("/proc/sys/kernel/sched_itmt_enabled", buf, size);
+
+	if (ret >= 0)
+		return ret;
+	ret = read_text("/sys/kernel/debug/x86/sched_itmt_enabled", buf, size);
+	if (ret > 0 && (buf[0] == 'Y' || buf[0] == 'N')) {
+		buf[0] = buf[0] == 'Y' ? '1' : '0';
+		buf[1] = '\0';
+		ret = 1;
+	}
+	return ret;
+}
+
 /* One write() of @s; return 0, -errno, or -EIO for a short write. */
 static inline int write_text(const char *path, const char *s)
 {
