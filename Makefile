@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # ipcc: class-aware load balancing for hybrid CPUs, as a patch series on
-# Debian's linux-source-6.12.  See README.md.
+# Debian's linux-source-7.3 (default) and linux-source-6.12 (BASE=6.12).
+# See README.md.
 
 H := harness
-export PROFILE PROFILES MINUTES BASE_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+export BASE PROFILE PROFILES MINUTES BASE_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree qemu qemu-tree build kernel test kunit run shell checkpatch clean distclean \
 	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check deb
 
 help:
-	@echo "make test                 everything: apply, checkpatch, KUnit, boot tests"
+	@echo "make test [BASE=6.12]     everything on BASE (default 7.3), the other base in part"
 	@echo "make demo                 boot adl-hw, mixed workload with the feature off and on (out/demo/)"
 	@echo "make bench                placement scenarios (bench/scenarios) and overhead (out/bench/)"
 	@echo "make bench-overhead       only the overhead part of make bench"

@@ -11,7 +11,7 @@
 
 "$HARNESS/fetch-base.sh" || exit 1
 
-overlay=$CACHE/overlay.new
+overlay=$KCACHE/overlay.new
 rm -rf "$overlay"
 mkdir -p "$overlay"
 
@@ -29,7 +29,7 @@ done
 # 2. The hook series.  Each patch is checked whole (--dry-run) before it is
 #    applied, and a hunk that does not apply exactly stops everything.
 for p in $(series_patches); do
-	pf=$REPO/patches/$p
+	pf=$(patch_file "$p")
 	[ -f "$pf" ] || die "patches/series names $p, but patches/$p does not exist"
 	files=$(sed -n -e 's|^+++ b/\([^[:space:]]*\).*|\1|p' -e 's|^--- a/\([^[:space:]]*\).*|\1|p' "$pf" | sort -u)
 	[ -n "$files" ] || die "hook patch patches/$p touches no file (not a -p1 unified diff?)"
@@ -45,10 +45,24 @@ for p in $(series_patches); do
 		bad=$(printf '%s\n' "$out" | awk '
 			/^(checking|patching) file /	{ f = $3 }
 			/FAILED|malformed|garbage|can.t find file/	{ if (f != "") print f }' | sort -u | tr '\n' ' ')
-		die "hook patch patches/$p does not apply to the base${bad:+ (file: $bad)}"
+		die "hook patch ${pf#"$REPO"/} does not apply to the $BASE base${bad:+ (file: $bad)}"
 	fi
 	patch -d "$overlay" -p1 -F0 -N --batch --no-backup-if-mismatch -s <"$pf" >/dev/null ||
-		die "hook patch patches/$p failed to apply"
+		die "hook patch ${pf#"$REPO"/} failed to apply"
+done
+
+# 2b. The base's backports: they touch only the series' new files.
+for pf in $(backport_patches); do
+	for f in $(sed -n -e 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$pf" | sort -u); do
+		printf '%s\n' $new_files | grep -qxF "$f" ||
+			die "${pf#"$REPO"/} changes $f, which the series does not add"
+	done
+	if ! out=$(patch -d "$overlay" -p1 -F0 -N --batch --dry-run <"$pf" 2>&1); then
+		printf '%s\n' "$out" | sed 's/^/    /' >&2
+		die "backport ${pf#"$REPO"/} does not apply"
+	fi
+	patch -d "$overlay" -p1 -F0 -N --batch --no-backup-if-mismatch -s <"$pf" >/dev/null ||
+		die "backport ${pf#"$REPO"/} failed to apply"
 done
 
 # 3. MAINTAINERS: the series' entry, merged in sorted position.
@@ -76,7 +90,7 @@ fi
 if [ ! -f "$SRC/.ipcc-base" ] || [ "$(cat "$SRC/.ipcc-base")" != "$BASE_TARBALL_SHA256" ]; then
 	msg "creating the source tree $SRC"
 	rm -rf "$SRC"
-	mkdir -p "$(dirname "$SRC")"
+	mkdir -p "$KCACHE"
 	cp -al "$BASE_SRC" "$SRC"
 	echo "$BASE_TARBALL_SHA256" >"$SRC/.ipcc-base"
 	: >"$SRC/.ipcc-manifest"
@@ -90,10 +104,10 @@ for f in $overlay_files; do
 	fi
 done
 # Files the previous assembly overlaid but this one does not: back to base.
-printf '%s\n' "$overlay_files" >"$CACHE/manifest.new"
+printf '%s\n' "$overlay_files" >"$KCACHE/manifest.new"
 while read -r f; do
 	[ -n "$f" ] || continue
-	grep -qxF "$f" "$CACHE/manifest.new" && continue
+	grep -qxF "$f" "$KCACHE/manifest.new" && continue
 	if [ -f "$BASE_SRC/$f" ]; then
 		cp --remove-destination "$BASE_SRC/$f" "$SRC/$f"
 	else
@@ -101,6 +115,6 @@ while read -r f; do
 	fi
 	changed=$((changed + 1))
 done <"$SRC/.ipcc-manifest"
-mv "$CACHE/manifest.new" "$SRC/.ipcc-manifest"
+mv "$KCACHE/manifest.new" "$SRC/.ipcc-manifest"
 rm -rf "$overlay"
-msg "tree assembled: $(echo "$new_files" | grep -c .) new files, $(series_patches | grep -c .) hook patches, $changed files updated"
+msg "tree assembled on $BASE_PKG $BASE_VERSION: $(echo "$new_files" | grep -c .) new files, $(series_patches | grep -c .) hook patches, $(backport_patches | grep -c .) backports, $changed files updated"

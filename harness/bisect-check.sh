@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS/series.sh" || exit 1
-tree=$CACHE/series/tree
+tree=$KCACHE/series-tree
 frag=$HARNESS/config/bisect.config
 logdir=$(new_logdir bisect-check)
 start=$(date +%s)
@@ -20,7 +20,7 @@ n=${#commits[@]}
 # Configure $1 (on|off) for the checked-out prefix: tinyconfig plus the
 # fragment; off turns SCHED_IPCC (and what depends on it) off.
 configure() {
-	local b=$CACHE/build/bisect-$1 f=$logdir/bisect-$1.config
+	local b=$KCACHE/bisect-$1 f=$logdir/bisect-$1.config
 	cp "$frag" "$f"
 	[ "$1" = off ] && sed -i 's/^CONFIG_SCHED_IPCC=y/# CONFIG_SCHED_IPCC is not set/' "$f"
 	mkdir -p "$b"
@@ -51,7 +51,7 @@ for ((i = ${BISECT_FROM:-1}; i <= n; i++)); do
 			fail=1
 			break 2
 		fi
-		if ! flock "$CACHE/build.lock" make -C "$tree" O="$CACHE/build/bisect-$cfg" ARCH=x86_64 \
+		if ! flock "$CACHE/build.lock" make -C "$tree" O="$KCACHE/bisect-$cfg" ARCH=x86_64 \
 			CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" vmlinux >>"$log" 2>&1; then
 			grep -E 'error|Error' "$log" | head -n 20 >&2
 			msg "patch $i/$n ($subj), SCHED_IPCC $cfg: build FAILED (see $log)"

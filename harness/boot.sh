@@ -39,7 +39,7 @@ script=$3
 [ -n "$mode" ] && [ -n "$logdir" ] || die "usage: boot.sh MODE LOGDIR [SCRIPT]"
 
 kernel=${KERNEL:-$BUILD/arch/x86/boot/bzImage}
-initramfs=$CACHE/build/initramfs.cpio
+initramfs=$INITRAMFS
 [ -f "$kernel" ] || die "no kernel at $kernel: build first"
 [ -f "$initramfs" ] || die "no initramfs at $initramfs: build first"
 [ -x "$QEMU_BIN" ] || die "no QEMU at $QEMU_BIN: run harness/qemu-build.sh first"

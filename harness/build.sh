@@ -12,8 +12,6 @@
 #                               in test.sh, so both use one build
 . "$(dirname "$0")/lib.sh"
 
-SELFTEST_OUT=$CACHE/build/selftests
-INITRAMFS=$CACHE/build/initramfs.cpio
 
 kunit_args() {
 	local a=(--arch=x86_64 --build_dir="$BUILD" --jobs="$JOBS"
@@ -22,6 +20,7 @@ kunit_args() {
 	[ -f "$SRC/kernel/sched/.kunitconfig" ] && a+=(--kunitconfig "$SRC/kernel/sched/.kunitconfig")
 	a+=(--kunitconfig "$HARNESS/config/kunit-base.config")
 	a+=(--kunitconfig "$HARNESS/config/boot.config")
+	a+=(--kunitconfig "$HARNESS/config/base-$BASE.config")
 	local f
 	for f in ${KCONFIG_EXTRA:-}; do
 		a+=(--kunitconfig "$f")
@@ -47,6 +46,11 @@ build_selftests() {
 	# UAPI headers of this very tree, for the selftests.
 	kmake headers >"$OUT/headers.log" 2>&1 || die "make headers failed; see $OUT/headers.log"
 	msg "building selftests (static)"
+	# lib.mk knows no header dependencies: a changed header rebuilds all.
+	local h
+	for h in "$SRC"/tools/testing/selftests/sched/*.h; do
+		find "$SELFTEST_OUT/sched" -maxdepth 1 -type f ! -newer "$h" -delete
+	done
 	if ! make -C "$SRC/tools/testing/selftests/sched" OUTPUT="$SELFTEST_OUT/sched" \
 		KHDR_INCLUDES="-isystem $BUILD/usr/include" \
 		CC="ccache gcc" LDFLAGS=-static \
@@ -63,7 +67,7 @@ selftest_list() {
 }
 
 build_initramfs() {
-	local stage=$CACHE/build/initramfs
+	local stage=$KCACHE/initramfs
 	rm -rf "$stage"
 	mkdir -p "$stage"/{bin,etc/ipcc,selftests/sched,run/ipcc,root}
 	cp /bin/busybox "$stage/bin/busybox"

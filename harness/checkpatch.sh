@@ -29,8 +29,14 @@ check() {	# name, checkpatch args...
 	rows=$((rows + 1))
 }
 
+# Every base's files: patches/NAME and the per-base patches/BASE/NAME.
 for p in $(series_patches); do
-	check "patches/$p" "$REPO/patches/$p"
+	for pf in "$REPO"/patches/"$p" "$REPO"/patches/*/"$p"; do
+		[ -f "$pf" ] && check "${pf#"$REPO"/}" "$pf"
+	done
+done
+for pf in "$REPO"/patches/*/backport-*.patch; do
+	[ -f "$pf" ] && check "${pf#"$REPO"/}" "$pf"
 done
 for f in $(series_new_files); do
 	case $f in

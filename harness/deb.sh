@@ -5,7 +5,8 @@
 #
 #   base config   BASE_CONFIG if given; else /boot/config-$(uname -r) when
 #                 it exists; else the amd64 config of Debian's
-#                 linux-config-6.12 package (downloaded, not installed)
+#                 linux-config package of the base's version (downloaded,
+#                 not installed)
 #   changes       the series on (SCHED_IPCC, the Thread Director/HFI
 #                 backend X86_IPCC_ITD with INTEL_HFI_THERMAL), every
 #                 KUnit test off, no debug info, and
@@ -19,7 +20,7 @@
 "$HARNESS/deps.sh" deb || exit 1
 "$HARNESS/assemble.sh" || exit 1
 
-build=$CACHE/build/deb
+build=$KCACHE/deb
 mkdir -p "$build" "$OUT/deb"
 cfg=${BASE_CONFIG:-}
 if [ -z "$cfg" ] && [ -f "/boot/config-$(uname -r)" ]; then
@@ -28,15 +29,21 @@ fi
 if [ -z "$cfg" ]; then
 	dl=$CACHE/dl/linux-config
 	mkdir -p "$dl"
-	if ! ls "$dl"/linux-config-6.12_*.deb >/dev/null 2>&1; then
-		msg "downloading Debian's linux-config-6.12 for its amd64 config"
-		(cd "$dl" && apt-get download linux-config-6.12) ||
-			die "cannot download linux-config-6.12 (apt-get update first?); or name BASE_CONFIG="
+	# Debian's config of the same version as the base.
+	cpkg=${BASE_PKG/linux-source/linux-config}
+	apt_opts=()
+	st=$CACHE/apt-$BASE
+	[ -n "$BASE_APT_SOURCE" ] && apt_opts=(-o Dir::Etc::sourcelist="$st/sources.list"
+		-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
+	if ! ls "$dl/${cpkg}_${BASE_VERSION}"_*.deb >/dev/null 2>&1; then
+		msg "downloading Debian's $cpkg=$BASE_VERSION for its amd64 config"
+		(cd "$dl" && apt-get "${apt_opts[@]}" download "$cpkg=$BASE_VERSION") ||
+			die "cannot download $cpkg=$BASE_VERSION (apt-get update first?); or name BASE_CONFIG="
 	fi
 	rm -rf "$dl/x" && mkdir -p "$dl/x"
-	dpkg-deb -x "$(ls "$dl"/linux-config-6.12_*.deb | tail -n 1)" "$dl/x"
+	dpkg-deb -x "$(ls "$dl/${cpkg}_${BASE_VERSION}"_*.deb | tail -n 1)" "$dl/x"
 	xz=$(find "$dl/x" -name 'config.amd64_none_amd64.xz' | head -n 1)
-	[ -n "$xz" ] || die "no amd64 config in linux-config-6.12"
+	[ -n "$xz" ] || die "no amd64 config in $cpkg"
 	xz -dc "$xz" >"$dl/config.amd64"
 	cfg=$dl/config.amd64
 fi
@@ -65,14 +72,14 @@ msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; KUn
 [ "${DEB_CONFIG_ONLY:-}" = 1 ] && exit 0
 
 msg "building Debian packages (bindeb-pkg; hours on a small machine; log: $OUT/deb/build.log)"
-rm -f "$CACHE"/build/*.deb "$CACHE"/build/*.buildinfo "$CACHE"/build/*.changes
+rm -f "$KCACHE"/*.deb "$KCACHE"/*.buildinfo "$KCACHE"/*.changes
 if ! flock "$CACHE/build.lock" make -C "$SRC" O="$build" ARCH=x86_64 \
-	CC="ccache gcc" -j"$JOBS" KDEB_PKGVERSION="6.12-ipcc1" bindeb-pkg \
+	CC="ccache gcc" -j"$JOBS" KDEB_PKGVERSION="$BASE-ipcc1" bindeb-pkg \
 	>"$OUT/deb/build.log" 2>&1; then
 	tail -n 30 "$OUT/deb/build.log" >&2
 	die "bindeb-pkg failed; see $OUT/deb/build.log"
 fi
-mv "$CACHE"/build/*.deb "$OUT/deb/" || die "no packages were written"
+mv "$KCACHE"/*.deb "$OUT/deb/" || die "no packages were written"
 msg "packages:"
 ls -1 "$OUT"/deb/*.deb >&2
 msg "install: sudo apt install ./out/deb/linux-image-*.deb; see README (Real hardware)"

@@ -71,7 +71,7 @@ for f in $(series_new_files); do
 	esac
 done
 for f in $(for p in $(series_patches); do
-		sed -n 's|^+++ b/\([^[:space:]]*\.rst\)\([[:space:]].*\)\{0,1\}$|\1|p' "$REPO/patches/$p"
+		sed -n 's|^+++ b/\([^[:space:]]*\.rst\)\([[:space:]].*\)\{0,1\}$|\1|p' "$(patch_file "$p")"
 	done | sort -u); do
 	if [ -f "$BASE_SRC/$f" ]; then
 		rst "$f" --base "$BASE_SRC/$f" "$f"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Download the pinned linux-source-6.12 package, verify it and extract the
-# kernel tree once into $BASE_DIR.  Reused while base.conf is unchanged.
+# Download the pinned linux-source package of $BASE (harness/bases/), verify
+# it and extract the kernel tree once into $BASE_DIR.  Reused while the
+# pin is unchanged.
 . "$(dirname "$0")/lib.sh"
 
 stamp=$BASE_DIR/.extracted-$BASE_TARBALL_SHA256
@@ -11,17 +12,32 @@ dl=$CACHE/dl
 mkdir -p "$dl" "$BASE_DIR"
 deb=$dl/${BASE_PKG}_${BASE_VERSION}_all.deb
 
+# A base from another suite is read through a private apt state, so that
+# the machine's sources stay as they are.
+apt_opts=()
+if [ -n "$BASE_APT_SOURCE" ]; then
+	st=$CACHE/apt-$BASE
+	mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
+	echo "$BASE_APT_SOURCE" >"$st/sources.list"
+	apt_opts=(-o Dir::Etc::sourcelist="$st/sources.list" -o Dir::Etc::sourceparts=-
+		-o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
+fi
+
 if [ ! -f "$deb" ] || ! echo "$BASE_DEB_SHA256  $deb" | sha256sum -c --quiet - 2>/dev/null; then
 	rm -f "$deb"
 	msg "downloading $BASE_PKG=$BASE_VERSION"
-	if ! (cd "$dl" && apt-get download "$BASE_PKG=$BASE_VERSION") >"$dl/download.log" 2>&1; then
-		avail=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk '{print $3}' | head -n 1)
+	if [ -n "$BASE_APT_SOURCE" ]; then
+		apt-get "${apt_opts[@]}" update >"$dl/download.log" 2>&1 ||
+			msg "apt-get update of $BASE_APT_SOURCE failed (see $dl/download.log)"
+	fi
+	if ! (cd "$dl" && apt-get "${apt_opts[@]}" download "$BASE_PKG=$BASE_VERSION") >>"$dl/download.log" 2>&1; then
+		avail=$(apt-cache "${apt_opts[@]}" madison "$BASE_PKG" 2>/dev/null | awk '{print $3}' | head -n 1)
 		cat >&2 <<MSG
 [ipcc] ################################################################
 [ipcc] The pinned base $BASE_PKG $BASE_VERSION cannot be downloaded.
 [ipcc] Newest offered: ${avail:-none (run apt-get update?)}.
-[ipcc] To move the series to it, update harness/base.conf (version and
-[ipcc] both checksums) and check that every hook patch still applies.
+[ipcc] To move the series to it, update harness/bases/$BASE.conf (version
+[ipcc] and both checksums) and check that every hook patch still applies.
 [ipcc] ################################################################
 MSG
 		exit 1
@@ -30,17 +46,17 @@ MSG
 	[ -n "$f" ] && [ "$f" != "$deb" ] && mv "$f" "$deb"
 fi
 echo "$BASE_DEB_SHA256  $deb" | sha256sum -c --quiet - ||
-	die "$deb: sha256 differs from harness/base.conf"
+	die "$deb: sha256 differs from harness/bases/$BASE.conf"
 
 msg "extracting the base tree into $BASE_DIR"
 tmp=$BASE_DIR/.tmp
 rm -rf "$tmp" "$BASE_SRC"
 mkdir -p "$tmp"
-dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" ./usr/src/linux-source-6.12.tar.xz ||
+dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./usr/src/$BASE_PKG.tar.xz" ||
 	die "cannot unpack $deb"
-tarball=$tmp/usr/src/linux-source-6.12.tar.xz
+tarball=$tmp/usr/src/$BASE_PKG.tar.xz
 echo "$BASE_TARBALL_SHA256  $tarball" | sha256sum -c --quiet - ||
-	die "the tarball's sha256 differs from harness/base.conf"
+	die "the tarball's sha256 differs from harness/bases/$BASE.conf"
 tar -xJf "$tarball" -C "$BASE_DIR" || die "cannot extract $tarball"
 rm -rf "$tmp"
 # The pristine base is never written to: assemble.sh links files from it.

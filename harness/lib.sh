@@ -9,16 +9,30 @@ set -o pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HARNESS=$REPO/harness
-# shellcheck source=harness/base.conf
-. "$HARNESS/base.conf"
+# The kernel base: BASE=7.3 (the default: mainline 7.3, where the series
+# is developed and mailed from) or BASE=6.12 (the backport for Debian
+# stable).  Each is pinned in harness/bases/$BASE.conf.
+IPCC_DEFAULT_BASE=7.3
+BASE=${BASE:-$IPCC_DEFAULT_BASE}
+[ -f "$HARNESS/bases/$BASE.conf" ] || {
+	printf '[ipcc] ERROR: unknown BASE=%s; known: %s\n' "$BASE" \
+		"$(cd "$HARNESS/bases" && ls -- *.conf | sed 's/\.conf$//' | tr '\n' ' ')" >&2
+	exit 1
+}
+export BASE
+# shellcheck source=harness/bases/7.3.conf
+. "$HARNESS/bases/$BASE.conf"
 
-# Everything large lives outside the repository, keyed by the base version.
+# Everything large lives outside the repository, keyed by the base.
 CACHE=${IPCC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ipcc}
 BASE_DIR=$CACHE/base/$BASE_VERSION
-BASE_SRC=$BASE_DIR/linux-source-6.12
-SRC=$CACHE/src                  # assembled, patched tree (persistent)
-BUILD=$CACHE/build/kernel       # one kernel build for KUnit and boot tests
-BUILD_DEBUG=$CACHE/build/kernel-debug   # the same plus config/debug.config
+BASE_SRC=$BASE_DIR/$BASE_PKG
+KCACHE=$CACHE/base-$BASE        # what is built from this base
+SRC=$KCACHE/src                 # assembled, patched tree (persistent)
+BUILD=$KCACHE/kernel            # one kernel build for KUnit and boot tests
+BUILD_DEBUG=$KCACHE/kernel-debug        # the same plus config/debug.config
+SELFTEST_OUT=$KCACHE/selftests  # the statically linked selftests
+INITRAMFS=$KCACHE/initramfs.cpio        # init, selftests, guest tools
 OUT=${IPCC_OUT:-$REPO/out}      # logs and results of the last runs
 JOBS=${JOBS:-$(nproc)}
 
@@ -54,11 +68,31 @@ series_new_files() {
 		while read -r f; do [ -f "$f" ] && echo "$f"; done)
 }
 
-# Hook patches, in series order.
+# Hook patches, in series order (names; patch_file gives the file).
 series_patches() {
 	local s=$REPO/patches/series
 	[ -f "$s" ] || return 0
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$s" | grep -v '^$' || true
+}
+
+# The file of hook patch $1 for this base: patches/$BASE/$1 where the
+# base's code differs, patches/$1 otherwise.
+patch_file() {
+	if [ -f "$REPO/patches/$BASE/$1" ]; then
+		echo "$REPO/patches/$BASE/$1"
+	else
+		echo "$REPO/patches/$1"
+	fi
+}
+
+# The base's backports, in name order: patches/$BASE/backport-*.patch
+# adapt the series' new files (never a base file) to an older base's
+# interfaces; applied after the hook series.
+backport_patches() {
+	local f
+	for f in "$REPO"/patches/"$BASE"/backport-*.patch; do
+		[ -f "$f" ] && echo "$f"
+	done
 }
 
 # Kernel make with the settings every build of the harness shares.

@@ -6,7 +6,7 @@
 # bisect-check then proves every prefix builds.
 . "$(dirname "$0")/lib.sh"
 
-dir=${SERIES_OUT:-$OUT/series}
+dir=${SERIES_OUT:-$OUT/series-$BASE}
 ls "$dir"/0001-*.patch >/dev/null 2>&1 || die "no series in $dir: run make series"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

@@ -94,6 +94,14 @@ def hook_message(path):
     return subject, body
 
 
+def hook_path(repo, name):
+    """The file of hook patch NAME for the base in $BASE (see lib.sh)."""
+    own = os.path.join(repo, 'patches', os.environ.get('BASE', ''), name)
+    if os.environ.get('BASE') and os.path.isfile(own):
+        return own
+    return os.path.join(repo, 'patches', name)
+
+
 def check_coverage(repo, blocks, newfiles):
     series = []
     with open(os.path.join(repo, 'patches', 'series'), encoding='utf-8') as f:
@@ -132,7 +140,9 @@ def prepare_tree(base_src, tree):
     git(tree, 'init', '-q')
     git(tree, 'add', '-A', '-f')
     git(tree, '-c', 'user.name=ipcc', '-c', 'user.email=ipcc@localhost',
-        'commit', '-q', '-m', 'base: Debian linux-source-6.12')
+        'commit', '-q', '-m',
+        f"base: Debian {os.environ.get('BASE_PKG', 'linux-source')} "
+        f"{os.environ.get('BASE_VERSION', '')}")
     git(tree, 'tag', BASE_TAG)
 
 
@@ -152,10 +162,12 @@ def main():
         for p in b['files']:
             dst = os.path.join(tree, p)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
-            shutil.copy2(os.path.join(repo, p), dst)
+            # From the assembled tree: the base's backports (which change
+            # only the series' new files) land in the patch adding a file.
+            shutil.copy2(os.path.join(assembled, p), dst)
         for h in b['hooks']:
             r = subprocess.run(['patch', '-p1', '-F0', '-s', '--no-backup-if-mismatch',
-                                '-i', os.path.join(repo, 'patches', h)],
+                                '-i', hook_path(repo, h)],
                                cwd=tree, capture_output=True, text=True, check=False)
             if r.returncode:
                 die(f'patch {n} ({b["subject"]}): {h} does not apply in this '
@@ -166,7 +178,7 @@ def main():
         if not body:
             if len(b['hooks']) != 1:
                 die(f'patch {n} ({b["subject"]}) needs a message body')
-            body = hook_message(os.path.join(repo, 'patches', b['hooks'][0]))[1]
+            body = hook_message(hook_path(repo, b['hooks'][0]))[1]
         msg = b['subject'] + '\n\n' + '\n'.join(body) + \
             f'\n\nSigned-off-by: {ident[0]} <{ident[1]}>\n'
         git(tree, 'add', '-A', '-f')

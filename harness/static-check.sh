@@ -16,7 +16,7 @@ R="python3 $HARNESS/results.py"
 # Files of the series: new kernel sources, and base files the patches touch.
 new=$(series_new_files | grep -E '^(arch|drivers|fs|include|init|kernel|lib|mm)/.*\.[ch]$')
 touched=$(for p in $(series_patches); do
-	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$REPO/patches/$p"
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$(patch_file "$p")"
 done | grep -E '\.[ch]$' | grep -v '^tools/' | sort -u)
 
 # Objects built from those files: their .o.cmd names the file as source or

@@ -26,7 +26,7 @@ record() {
 
 if [ "${STRESS_NO_BUILD:-}" != 1 ]; then
 	"$HARNESS/build.sh" debug || { record "build the debug kernel" fail; exit 1; }
-	[ -f "$CACHE/build/initramfs.cpio" ] || "$HARNESS/build.sh" all || exit 1
+	[ -f "$INITRAMFS" ] || "$HARNESS/build.sh" all || exit 1
 fi
 "$REPO/bench/build-guest.sh" || { record "build the guest tools" fail; exit 1; }
 

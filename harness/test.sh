@@ -2,21 +2,50 @@
 # SPDX-License-Identifier: GPL-2.0
 # make test: apply the series, static checks, KUnit under QEMU, selftests
 # booted under QEMU on each test topology.  Ends with "N passed, N failed".
+#
+# Everything runs on $BASE (the default base, or make test BASE=6.12); then
+# each other base of harness/bases/ gets a part of it: apply, make series
+# and git am, KUnit and the boot tests of one profile (TEST_OTHER_PROFILES,
+# default adl-hw), its stages named "BASE:stage".  TEST_OTHER_BASES= (empty)
+# leaves the other bases out.
 . "$(dirname "$0")/lib.sh"
 
-logdir=$(new_logdir test)
-export IPCC_RESULTS=$logdir/results.tsv
-: >"$IPCC_RESULTS"
+# IPCC_TEST_PART=1: the part run on another base, inside a full run.
+part=${IPCC_TEST_PART:-}
+P=
+[ -n "$part" ] && P="$BASE:"
+logdir=$(new_logdir "test-$BASE")
+if [ -z "$part" ]; then
+	export IPCC_RESULTS=$logdir/results.tsv
+	: >"$IPCC_RESULTS"
+fi
 R="python3 $HARNESS/results.py"
 start=$(date +%s)
+# Every run records the base it used.
+echo "$BASE $BASE_PKG $BASE_VERSION" >"$logdir/base"
+
+other_bases() {
+	local b
+	for b in "$HARNESS"/bases/*.conf; do
+		b=$(basename "$b" .conf)
+		[ "$b" != "$BASE" ] && echo "$b"
+	done
+}
 
 finish() {
-	msg "logs: $logdir   ($(($(date +%s) - start)) s)"
+	if [ -z "$part" ]; then
+		for b in ${TEST_OTHER_BASES-$(other_bases)}; do
+			msg "== the $b base, in part (apply, series, KUnit, boot $(echo ${TEST_OTHER_PROFILES:-adl-hw}))"
+			BASE=$b IPCC_TEST_PART=1 PROFILES=${TEST_OTHER_PROFILES:-adl-hw} "$0"
+		done
+	fi
+	msg "logs: $logdir   ($(($(date +%s) - start)) s; base $BASE_PKG $BASE_VERSION)"
+	[ -n "$part" ] && exit 0
 	$R summary "$IPCC_RESULTS"
 	exit $?
 }
 
-stage() { msg "== $* ($(($(date +%s) - start)) s)"; }
+stage() { msg "== ${P}$* ($(($(date +%s) - start)) s)"; }
 
 # Run a stage script that records its own cases under STAGE (a regular
 # expression); one that records none failed, whatever its exit status.
@@ -33,16 +62,18 @@ recorded() {
 
 stage "dependencies"
 if ! "$HARNESS/deps.sh"; then
-	$R case setup "install dependencies" fail >/dev/null
+	$R case "${P}setup" "install dependencies" fail >/dev/null
 	finish
 fi
 
-stage "assemble the tree"
+stage "assemble the tree on $BASE_PKG $BASE_VERSION"
 if ! "$HARNESS/assemble.sh" 2>&1 | tee "$logdir/assemble.log"; then
-	$R case setup "apply the series (see above)" fail >/dev/null
+	$R case "${P}setup" "apply the series to $BASE_PKG $BASE_VERSION (see above)" fail >/dev/null
 	finish
 fi
-$R case setup "apply the series" pass >/dev/null
+$R case "${P}setup" "apply the series to $BASE_PKG $BASE_VERSION" pass >/dev/null
+
+if [ -z "$part" ]; then
 
 stage "the emulator: Debian's qemu with our series (qemu/patches)"
 if "$HARNESS/qemu-build.sh" all >"$logdir/qemu-build.log" 2>&1; then
@@ -82,17 +113,20 @@ stage "bench: host-side tests of the benchmark's scoring"
 python3 "$REPO/bench/tests/test_bench.py" >"$logdir/bench-tests.log" 2>&1
 $R tap bench "$logdir/bench-tests.log"
 
+fi	# not in the part run of another base
+
 stage "the mailed series: make series, checkpatch --strict on every patch"
-if SERIES_OUT=$logdir/series SERIES_TREE=$CACHE/series/test-tree \
+if SERIES_OUT=$logdir/series SERIES_TREE=$KCACHE/series-test-tree \
 	"$HARNESS/series.sh" >"$logdir/series.log" 2>&1; then
-	$R case series "make series: layout covers the repo, result equals the tree" pass >/dev/null
+	$R case "${P}series" "make series: layout covers the repo, result equals the tree" pass >/dev/null
 	if SERIES_OUT=$logdir/series "$HARNESS/series-am-check.sh" >>"$logdir/series.log" 2>&1; then
-		$R case series "git am of the mailed series on a fresh base" pass >/dev/null
+		$R case "${P}series" "git am of the mailed series on a fresh $BASE base" pass >/dev/null
 	else
 		tail -n 5 "$logdir/series.log" >&2
-		$R case series "git am of the mailed series on a fresh base" fail >/dev/null
+		$R case "${P}series" "git am of the mailed series on a fresh $BASE base" fail >/dev/null
 	fi
 	for p in "$logdir"/series/0*.patch; do
+		[ -n "$part" ] && break
 		case $p in *cover-letter*) continue ;; esac
 		if (cd "$SRC" && perl scripts/checkpatch.pl --strict --no-summary --color=never "$p") \
 			>"$p.checkpatch" 2>&1 && ! grep -qE '^(ERROR|WARNING|CHECK):' "$p.checkpatch"; then
@@ -104,7 +138,7 @@ if SERIES_OUT=$logdir/series SERIES_TREE=$CACHE/series/test-tree \
 	done
 else
 	tail -n 10 "$logdir/series.log" >&2
-	$R case series "make series (see $logdir/series.log)" fail >/dev/null
+	$R case "${P}series" "make series (see $logdir/series.log)" fail >/dev/null
 fi
 
 stage "KUnit (kunit.py run --arch=x86_64; builds the test kernel)"
@@ -116,20 +150,22 @@ krc=$?
 grep -E '^\[..:..:..\] (Testing complete|=+ |.*(FAILED|CRASHED|ERROR))' "$logdir/kunit.log" | tail -n 30 >&2
 if [ ! -f "$BUILD/arch/x86/boot/bzImage" ] || grep -q 'Could not call execute make\|BuildError\|Not all Kconfig options' "$logdir/kunit.log"; then
 	tail -n 40 "$logdir/kunit.log" >&2
-	$R case kunit "build the test kernel" fail >/dev/null
+	$R case "${P}kunit" "build the test kernel" fail >/dev/null
 	finish
 fi
-$R kunit kunit "$logdir/kunit.json"
+$R kunit "${P}kunit" "$logdir/kunit.json"
 if [ $krc -ne 0 ] && ! grep -q 'FAIL\|ERROR' "$logdir/kunit.json" 2>/dev/null; then
-	$R case kunit "kunit.py exit status $krc" fail
+	$R case "${P}kunit" "kunit.py exit status $krc" fail
 fi
 
-stage "W=1 and sparse on the series' objects"
-recorded static "$HARNESS/static-check.sh" "$logdir/static"
+if [ -z "$part" ]; then
+	stage "W=1 and sparse on the series' objects"
+	recorded static "$HARNESS/static-check.sh" "$logdir/static"
+fi
 
 stage "selftests and initramfs"
 if ! { "$HARNESS/build.sh" selftests && "$HARNESS/build.sh" initramfs; }; then
-	$R case selftests "build the selftests" fail >/dev/null
+	$R case "${P}selftests" "build the selftests" fail >/dev/null
 	finish
 fi
 
@@ -144,19 +180,19 @@ for name in $PROFILES; do
 	# Expected skips: the profile's list and the binaries it does not run.
 	skips=$(. "$HARNESS/profiles/$name.conf" &&
 		echo "${PROFILE_EXPECTED_SKIP:-};${PROFILE_SKIP//,/;}")
-	$R tap "selftests@$name" "$logdir/boot-$name/output.log" "$known" "$skips"
+	$R tap "${P}selftests@$name" "$logdir/boot-$name/output.log" "$known" "$skips"
 	case $brc in
-	124) $R case "selftests@$name" "guest hung (console: $logdir/boot-$name/console.log)" fail ;;
-	125) $R case "selftests@$name" "guest crashed (console: $logdir/boot-$name/console.log)" fail ;;
+	124) $R case "${P}selftests@$name" "guest hung (console: $logdir/boot-$name/console.log)" fail ;;
+	125) $R case "${P}selftests@$name" "guest crashed (console: $logdir/boot-$name/console.log)" fail ;;
 	esac
 	if grep -qE "$SPLAT_RE" "$logdir/boot-$name/console.log"; then
-		$R case "selftests@$name" "kernel splat on the console" fail
+		$R case "${P}selftests@$name" "kernel splat on the console" fail
 	fi
 done
 
 # The debug kernel (lockdep, KASAN, UBSAN, KFENCE, ...) under a short
 # stress run: hotplug and knob churn under a classed workload.
-if [ "${STRESS_MINUTES:-2}" != 0 ]; then
+if [ -z "$part" ] && [ "${STRESS_MINUTES:-2}" != 0 ]; then
 	stage "stress, debug kernel, ${STRESS_MINUTES:-2} min on adl-hw"
 	MINUTES=${STRESS_MINUTES:-2} PROFILE=adl-hw STRESS_LOGDIR=$logdir/stress-adl-hw \
 		recorded stress@adl-hw "$HARNESS/stress.sh"

@@ -10,7 +10,7 @@
 #   VARIANT=noitd: the second kernel is built without CONFIG_X86_IPCC_ITD
 #     only, so the one difference on the context-switch path is the
 #     HRESET hook at the end of __switch_to(): the cost of that path.
-#   The second kernel is built once in ~/.cache/ipcc/build/kernel-VARIANT,
+#   The second kernel is built once in ~/.cache/ipcc/base-$BASE/kernel-VARIANT,
 #   seeded from the harness's build directory so that kbuild rebuilds only
 #   what the changed options touch.  The two kernels boot alternately BOOTS
 #   times (default 3), each running the pipe ping-pong and the
@@ -34,7 +34,7 @@ noipcc) drop="SCHED_IPCC SCHED_IPCC_KUNIT_TEST X86_IPCC_ITD X86_IPCC_ITD_KUNIT_T
 noitd) drop="X86_IPCC_ITD X86_IPCC_ITD_KUNIT_TEST" ;;
 *) die "VARIANT must be noipcc or noitd, not '$variant'" ;;
 esac
-nob=$CACHE/build/kernel-$variant
+nob=$KCACHE/kernel-$variant
 "$HARNESS/build.sh" all || exit 1
 "$REPO/bench/build-guest.sh" || exit 1
 "$HARNESS/build.sh" initramfs || exit 1

@@ -139,7 +139,7 @@
 #include <kunit/static_stub.h>
 
 #include <asm/cpu_device_id.h>
-#include <asm/cpuid.h>
+#include <asm/cpuid/api.h>
 #include <asm/intel-family.h>
 #include <asm/ipcc.h>
 #include <asm/msr.h>
@@ -290,7 +290,7 @@ static u64 ipcc_itd_rdmsr(u32 msr)
 
 	KUNIT_STATIC_STUB_REDIRECT(ipcc_itd_rdmsr, msr);
 
-	rdmsrl(msr, val);
+	rdmsrq(msr, val);
 	return val;
 }
 
@@ -298,7 +298,7 @@ static void ipcc_itd_wrmsr(u32 msr, u64 val)
 {
 	KUNIT_STATIC_STUB_REDIRECT(ipcc_itd_wrmsr, msr, val);
 
-	wrmsrl(msr, val);
+	wrmsrq(msr, val);
 }
 
 static void ipcc_itd_cpuid(u32 leaf, u32 *eax, u32 *ebx, u32 *ecx, u32 *edx)
@@ -754,7 +754,7 @@ static int ipcc_itd_read_class(struct task_struct *curr)
 {
 	u64 val;
 
-	rdmsrl(MSR_IA32_HW_FEEDBACK_CHAR, val);
+	rdmsrq(MSR_IA32_HW_FEEDBACK_CHAR, val);
 	return ipcc_itd_classify(val, ipcc_itd_layout.nr_classes,
 				 READ_ONCE(ipcc_itd_smt_classes),
 				 smp_processor_id(), ipcc_itd_siblings_idle);
