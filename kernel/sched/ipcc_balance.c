@@ -62,8 +62,10 @@
  *            locked by fair.c, but for sched_ipcc_misfit_src_ok(),
  *            which reads a remote runqueue's running task under RCU;
  *            the rest runs without runqueue locks.
- * RCU        Remote rq->curr is read with rcu_dereference() under the
- *            balancer's RCU read lock; a task found that way is only
+ * RCU        Remote rq->curr is read with ipcc_rcu_dereference() in the
+ *            balancer's RCU read-side section (rcu_read_lock(), or in
+ *            7.3's newidle balance preemption disabled alone); a task
+ *            found that way is only
  *            referenced inside that section, or pinned with
  *            get_task_struct() first (swaps). The score table is RCU
  *            protected by the core.
@@ -89,6 +91,14 @@
 
 #include "sched.h"
 #include "ipcc.h"
+
+/*
+ * The balancer's RCU read-side sections: rcu_read_lock(), or on newer
+ * kernels (7.3's newidle balance) preemption disabled alone, which RCU
+ * honours as well. rcu_dereference() would splat on the latter.
+ */
+#define ipcc_rcu_dereference(p) \
+	rcu_dereference_check(p, rcu_read_lock_any_held())
 
 /*
  * A CPU takes part in at most one class-driven swap per 4 ms: as long as
@@ -512,7 +522,7 @@ int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu)
  * (%SD_ASYM_PACKING or %SD_ASYM_CPUCAPACITY), as
  * sched_ipcc_balance_gain() sees it; 0 otherwise.
  *
- * Context: RCU read lock held (the balancer's).
+ * Context: in the balancer's RCU read-side section.
  * Return: the gain, in normalised units, or 0.
  */
 static int ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
@@ -526,7 +536,7 @@ static int ipcc_tie_gain(struct sched_domain *sd, struct rq *rq, int dst_cpu,
 	if (READ_ONCE(rq->nr_running) != 1)
 		return 0;
 
-	curr = rcu_dereference(rq->curr);
+	curr = ipcc_rcu_dereference(rq->curr);
 	if (!curr || curr->sched_class != &fair_sched_class ||
 	    !cpumask_test_cpu(dst_cpu, curr->cpus_ptr))
 		return 0;
@@ -753,7 +763,7 @@ bool __sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu, int dst_cpu,
 bool __sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
 {
 	guard(rcu)();
-	return __sched_ipcc_misfit_pull(rcu_dereference(src->curr), cpu_of(src),
+	return __sched_ipcc_misfit_pull(ipcc_rcu_dereference(src->curr), cpu_of(src),
 					dst_cpu, false);
 }
 
@@ -826,7 +836,7 @@ static bool ipcc_swap_still_due(struct ipcc_swap *s)
 {
 	guard(rcu)();
 	return task_cpu(s->a) == s->cpu_a && task_on_rq_queued(s->a) &&
-	       rcu_dereference(cpu_rq(s->cpu_b)->curr) == s->b &&
+	       ipcc_rcu_dereference(cpu_rq(s->cpu_b)->curr) == s->b &&
 	       ipcc_rq_only_fair(s->cpu_a) && ipcc_rq_only_fair(s->cpu_b);
 }
 
@@ -917,7 +927,7 @@ static bool ipcc_swap_outranked(struct sched_domain *sd, int this_cpu,
 		if (cpu == this_cpu || cpu == dst || ipcc_swap_pending(cpu))
 			continue;
 
-		c = rcu_dereference(cpu_rq(cpu)->curr);
+		c = ipcc_rcu_dereference(cpu_rq(cpu)->curr);
 		if (!ipcc_swappable(c) || !cpumask_test_cpu(dst, c->cpus_ptr) ||
 		    !cpumask_test_cpu(cpu, partner->cpus_ptr))
 			continue;
@@ -956,7 +966,7 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	if (atomic_read(&s->busy) || ipcc_swap_pending(this_cpu))
 		return IPCC_LOOK_LATER;
 
-	a = rcu_dereference(rq->curr);
+	a = ipcc_rcu_dereference(rq->curr);
 	if (!ipcc_swappable(a))
 		return IPCC_LOOK_NONE;
 
@@ -968,7 +978,7 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 		if (cpu == this_cpu)
 			continue;
 
-		b = rcu_dereference(cpu_rq(cpu)->curr);
+		b = ipcc_rcu_dereference(cpu_rq(cpu)->curr);
 		if (!ipcc_swappable(b) || !cpumask_test_cpu(cpu, a->cpus_ptr) ||
 		    !cpumask_test_cpu(this_cpu, b->cpus_ptr))
 			continue;
@@ -1051,7 +1061,7 @@ void __sched_ipcc_balance_swap(struct rq *rq, struct sched_domain *sd)
 		return;
 
 	guard(rcu)();
-	curr = rcu_dereference(rq->curr);
+	curr = ipcc_rcu_dereference(rq->curr);
 	if (ipcc_swappable(curr) && ipcc_domain_has_better(sd, curr, cpu_of(rq)))
 		ipcc_try_swap(rq, sd);
 }
@@ -1081,7 +1091,7 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 	u64 now;
 
 	guard(rcu)();
-	curr = rcu_dereference(rq->curr);
+	curr = ipcc_rcu_dereference(rq->curr);
 	if (!curr || curr->sched_class != &fair_sched_class ||
 	    (curr->flags & PF_KTHREAD))
 		return;
@@ -1110,10 +1120,10 @@ void __sched_ipcc_tick_swap(struct rq *rq)
 		return;
 
 	/* The lowest asymmetric domain that holds a better CPU for curr. */
-	sd = rcu_dereference(rq->sd);
+	sd = ipcc_rcu_dereference(rq->sd);
 	while (sd && !(ipcc_swap_domain(sd) &&
 		       ipcc_domain_has_better(sd, curr, cpu)))
-		sd = rcu_dereference(sd->parent);
+		sd = ipcc_rcu_dereference(sd->parent);
 	if (sd)
 		look = ipcc_try_swap(rq, sd);
 
