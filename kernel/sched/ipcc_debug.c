@@ -60,7 +60,7 @@ static int sched_ipcc_sysctl_handler(const struct ctl_table *table, int write,
 	return ipcc_set_mode(mode);
 }
 
-static struct ctl_table sched_ipcc_sysctls[] = {
+static const struct ctl_table sched_ipcc_sysctls[] = {
 	{
 		.procname	= "sched_ipcc",
 		.data		= &sysctl_sched_ipcc,
