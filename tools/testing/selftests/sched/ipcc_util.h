@@ -188,7 +188,9 @@ static inline const char *klog_read(void)
  * cpu_capacity file: with intel_pstate.dyndbg=+p on the command line,
  * intel_pstate logs each CPU's HWP highest performance and the highest
  * of all CPUs, and the capacity is their ratio on the 1024 scale, as
- * arch_set_cpu_capacity() computes it. A CPU's last line counts.
+ * arch_set_cpu_capacity() computes it. A CPU's last line counts. 6.12
+ * logs "CPU<n>: perf = <p>, max. perf = <max>", 7.3 "CPU<n>: capacity
+ * perf = <p>, base perf = <b>, sys max perf = <max>".
  */
 static inline int klog_capacities(long *cap, int n)
 {
@@ -202,8 +204,14 @@ static inline int klog_capacities(long *cap, int n)
 	if (!log)
 		return 0;
 	for (p = log; (p = strstr(p, "intel_pstate: CPU")); p++) {
+		unsigned int base;
+
 		if (sscanf(p, "intel_pstate: CPU%d: perf = %u, max. perf = %u",
-			   &cpu, &perf, &max) != 3 || cpu < 0 || cpu >= n || !max)
+			   &cpu, &perf, &max) != 3 &&
+		    sscanf(p, "intel_pstate: CPU%d: capacity perf = %u, base perf = %u, sys max perf = %u",
+			   &cpu, &perf, &base, &max) != 4)
+			continue;
+		if (cpu < 0 || cpu >= n || !max)
 			continue;
 		if (cap[cpu] < 0)
 			found++;
