@@ -16,6 +16,9 @@ mkdir -p "$logdir/kernel-doc" "$logdir/docutils"
 R="python3 $HARNESS/results.py"
 kd=$SRC/scripts/kernel-doc
 [ -f "$kd" ] || die "no kernel-doc in $SRC: assemble first"
+# Perl in 6.12, Python in 7.3.
+kdoc=(perl "$kd")
+head -n 1 "$kd" | grep -q python && kdoc=(python3 "$kd")
 python3 -c 'import docutils' 2>/dev/null ||
 	die "python3 cannot import docutils: run harness/deps.sh (Debian package python3-docutils)"
 rows=(0 0)
@@ -46,7 +49,7 @@ for f in $(series_new_files); do
 	if [ ! -f "$SRC/$f" ]; then
 		echo "$f: not in the assembled tree: assemble first" >"$log"
 	else
-		(cd "$SRC" && perl "$kd" -none -Wall "$f") >"$log" 2>&1
+		(cd "$SRC" && "${kdoc[@]}" -none -Wall "$f") >"$log" 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || [ -s "$log" ] || echo "$f: kernel-doc exited with $rc" >"$log"
 	fi

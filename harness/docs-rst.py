@@ -18,8 +18,9 @@ checked too (kernel-doc's own warnings are findings).
            have count (the text of a message, without its line number).
 --toctree: the document must be listed in a toctree of its directory or of
            the one above, as Sphinx warns otherwise.
---abi:     the ABI file is checked with DIR/scripts/get_abi.pl validate, and
-           the reStructuredText get_abi.pl generates from it is parsed.
+--abi:     the ABI file is checked with the tree's get_abi validate
+           (scripts/get_abi.pl in 6.12, tools/docs/get_abi.py in 7.3), and
+           the reStructuredText it generates from it is parsed.
 
 Prints one line per finding and exits 1 when there is any, 2 on misuse.
 """
@@ -95,6 +96,28 @@ class Nested(Directive):
         return [node]
 
 
+def kernel_doc_cmd(srctree):
+    """kernel-doc of @srctree: Perl in 6.12 (which takes the Sphinx
+    version of its C domain), Python in 7.3."""
+    path = os.path.join(srctree, 'scripts/kernel-doc')
+    with open(path, encoding='utf-8', errors='replace') as f:
+        first = f.readline()
+    if 'python' in first:
+        return ['python3', path]
+    return ['perl', path, '-sphinx-version', SPHINX_VERSION]
+
+
+def get_abi_cmd(srctree, what):
+    """get_abi of @srctree running @what (validate, or rest as the files'
+    reStructuredText) on ./ABI: get_abi.pl in 6.12, get_abi.py in 7.3."""
+    pl = os.path.join(srctree, 'scripts/get_abi.pl')
+    if os.path.isfile(pl):
+        return ['perl', pl, what] + (['--rst-source'] if what == 'rest' else []) + \
+            ['--dir', 'ABI']
+    py = os.path.join(srctree, 'tools/docs/get_abi.py')
+    return ['python3', py, '--dir', 'ABI', what] + (['--raw'] if what == 'rest' else [])
+
+
 class KernelDoc(Directive):
     """Like Documentation/sphinx/kerneldoc.py, without Sphinx."""
     required_arguments = 1
@@ -112,8 +135,7 @@ class KernelDoc(Directive):
 
     def run(self):
         opts = self.options
-        cmd = ['perl', os.path.join(self.srctree, 'scripts/kernel-doc'), '-rst',
-               '-sphinx-version', SPHINX_VERSION]
+        cmd = kernel_doc_cmd(self.srctree) + ['-rst']
         if 'functions' in opts:
             opts['identifiers'] = opts['functions']
         if 'export' in opts or 'internal' in opts:
@@ -277,9 +299,8 @@ def in_toctree(srctree, rel):
 
 
 def check_abi(srctree, rel):
-    """get_abi.pl validate, then its reStructuredText through docutils."""
+    """get_abi validate, then its reStructuredText through docutils."""
     found = []
-    getabi = os.path.join(srctree, 'scripts/get_abi.pl')
     top = tempfile.mkdtemp(prefix='docs-abi.')
     # get_abi.pl puts --dir into labels and titles: pass it relative to
     # the temporary directory, whose random name can end in "_" and
@@ -289,20 +310,20 @@ def check_abi(srctree, rel):
     try:
         os.makedirs(os.path.join(tmp, 'testing'))
         shutil.copy(os.path.join(srctree, rel), os.path.join(tmp, 'testing'))
-        for args in (['validate'], ['rest', '--rst-source']):
-            res = subprocess.run(['perl', getabi] + args + ['--dir', 'ABI'],
+        for args in (['validate'], ['rest']):
+            res = subprocess.run(get_abi_cmd(srctree, args[0]),
                                  capture_output=True, text=True, check=False,
                                  cwd=top)
             copy = os.path.join('ABI', 'testing', os.path.basename(rel))
             for line in res.stderr.splitlines():
                 line = line.replace(copy, rel).strip()
-                found.append((rel, f'get_abi.pl {args[0]}: {line}'))
+                found.append((rel, f'get_abi {args[0]}: {line}'))
             if res.returncode:
-                found.append((rel, f'get_abi.pl {args[0]} exited with '
+                found.append((rel, f'get_abi {args[0]} exited with '
                                    f'{res.returncode}'))
         if not res.stdout.strip():
-            found.append((rel, 'get_abi.pl rest: no symbol found'))
-        found += parse(res.stdout, f'{rel} (get_abi.pl rest)', srctree, rel)
+            found.append((rel, 'get_abi rest: no symbol found'))
+        found += parse(res.stdout, f'{rel} (get_abi rest)', srctree, rel)
     finally:
         shutil.rmtree(top)
     return found

@@ -36,7 +36,7 @@ finish() {
 	if [ -z "$part" ]; then
 		for b in ${TEST_OTHER_BASES-$(other_bases)}; do
 			msg "== the $b base, in part (apply, series, KUnit, boot $(echo ${TEST_OTHER_PROFILES:-adl-hw}))"
-			BASE=$b IPCC_TEST_PART=1 PROFILES=${TEST_OTHER_PROFILES:-adl-hw} "$0"
+			BASE=$b IPCC_TEST_PART=1 PROFILES=${TEST_OTHER_PROFILES:-adl-hw} "$HARNESS/test.sh"
 		done
 	fi
 	msg "logs: $logdir   ($(($(date +%s) - start)) s; base $BASE_PKG $BASE_VERSION)"

@@ -10,6 +10,12 @@
 # Edit an existing kernel file:  quilt push <patch>; quilt edit FILE; ...;
 #                                 quilt refresh   (then git diff in the repo)
 # New hook patch:                 quilt new NAME.patch; quilt edit FILE ...
+#
+# On a base with its own patches (BASE=6.12: patches/6.12/), the tree's
+# patches/ is a directory of links to the files that base uses, its
+# backports at the end of the series, and the new files are copies (the
+# backports change them): quilt refresh writes into the tree, and what
+# changed goes to patches/BASE/ by hand.
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-$CACHE/tree}
@@ -23,11 +29,29 @@ cp -a "$BASE_SRC/." "$tree/"
 cd "$tree" || exit 1
 git init -q && git add -A -f && git commit -q -m "base: $BASE_PKG $BASE_VERSION" ||
 	die "git commit of the base failed"
+own=
+{ [ -n "$(backport_patches)" ] || [ -d "$REPO/patches/$BASE" ]; } && own=1
 for f in $(series_new_files); do
 	mkdir -p "$(dirname "$f")"
-	ln -s "$REPO/$f" "$f"
+	if [ -n "$own" ]; then
+		cp "$REPO/$f" "$f"
+	else
+		ln -s "$REPO/$f" "$f"
+	fi
 done
-ln -s "$REPO/patches" patches
+if [ -n "$own" ]; then
+	mkdir patches
+	for p in $(series_patches); do
+		ln -s "$(patch_file "$p")" "patches/$p"
+		echo "$p" >>patches/series
+	done
+	for pf in $(backport_patches); do
+		ln -s "$pf" "patches/$(basename "$pf")"
+		basename "$pf" >>patches/series
+	done
+else
+	ln -s "$REPO/patches" patches
+fi
 cat >.ipcc-env <<'EOT'
 # source this before using quilt here
 export QUILT_PATCHES=patches QUILT_PC=.pc
@@ -48,4 +72,8 @@ cat >.git/info/exclude <<EOT
 EOT
 msg "tree ready: $tree"
 msg "  cd $tree && . ./.ipcc-env && quilt series    # the hook patches (QUILT_PATCHES=patches)"
-msg "  quilt edit FILE && quilt refresh   # writes $REPO/patches/"
+if [ -n "$own" ]; then
+	msg "  quilt edit FILE && quilt refresh   # writes $tree/patches/: copy to $REPO/patches/$BASE/"
+else
+	msg "  quilt edit FILE && quilt refresh   # writes $REPO/patches/"
+fi
