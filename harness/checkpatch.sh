@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch --strict over every hook patch and every new source file of the
-# series, with the assembled tree's own checkpatch.  One case per file:
+# series, with the assembled tree's own checkpatch; another base's own
+# patches (patches/6.12/) with that base's checkpatch.  One case per file:
 # any error, warning or check fails it.
 # usage: checkpatch.sh LOGDIR
 . "$(dirname "$0")/lib.sh"
@@ -15,10 +16,22 @@ rows=0
 fails=0
 
 check() {	# name, checkpatch args...
-	local name=$1 log
+	local name=$1 log cpl=$cp
 	shift
 	log=$logdir/$(echo "$name" | tr '/' '_').log
-	(cd "$SRC" && perl "$cp" --strict --no-summary --color=never "$@") >"$log" 2>&1
+	# Another base's own patches: that base's checkpatch (its rules).
+	case $name in
+	patches/*/*)
+		local b=${name#patches/}
+		b=${b%%/*}
+		if [ "$b" != "$BASE" ]; then
+			BASE=$b "$HARNESS/fetch-base.sh" >&2 || return 1
+			cpl=$(. "$HARNESS/bases/$b.conf" &&
+				echo "$CACHE/base/$BASE_VERSION/$BASE_PKG/scripts/checkpatch.pl")
+		fi
+		;;
+	esac
+	(cd "$SRC" && perl "$cpl" --strict --no-summary --color=never "$@") >"$log" 2>&1
 	if grep -qE '^(ERROR|WARNING|CHECK):' "$log"; then
 		$R case checkpatch "$name" fail >/dev/null
 		sed 's/^/    /' "$log" | head -n 30 >&2

@@ -29,35 +29,33 @@
 #ifdef CONFIG_SYSCTL
 /*
  * proc_dointvec_minmax() parses with base 0 (so "0x1" is 1), skips
- * leading blanks and ignores a second value, and an empty write succeeds;
- * check the syntax strictly first so that all of these fail with -EINVAL.
+ * leading blanks and ignores a second value, and an empty write succeeds:
+ * writes are parsed strictly here, so that all of these fail with
+ * -EINVAL, and it only formats reads.
  */
 static int sched_ipcc_sysctl_handler(const struct ctl_table *table, int write,
 				     void *buffer, size_t *lenp, loff_t *ppos)
 {
-	struct ctl_table t;
 	unsigned int val;
-	int mode, ret;
+	int ret;
 
-	if (write) {
-		if (!capable(CAP_SYS_ADMIN))
-			return -EPERM;
-		if (*ppos)
-			return -EINVAL;
-		ret = ipcc_parse_uint(buffer, *lenp, *(int *)table->extra1,
-				      *(int *)table->extra2, &val);
-		if (ret)
-			return ret;
-	}
+	if (!write)
+		return proc_dointvec_minmax(table, 0, buffer, lenp, ppos);
 
-	mode = READ_ONCE(sysctl_sched_ipcc);
-	t = *table;
-	t.data = &mode;
-	ret = proc_dointvec_minmax(&t, write, buffer, lenp, ppos);
-	if (ret || !write)
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (*ppos)
+		return -EINVAL;
+	ret = ipcc_parse_uint(buffer, *lenp, *(int *)table->extra1,
+			      *(int *)table->extra2, &val);
+	if (ret)
 		return ret;
 
-	return ipcc_set_mode(mode);
+	ret = ipcc_set_mode(val);
+	/* The whole write is consumed, as with proc_dointvec_minmax(). */
+	if (!ret)
+		*ppos += *lenp;
+	return ret;
 }
 
 static const struct ctl_table sched_ipcc_sysctls[] = {

@@ -204,12 +204,10 @@ static inline int klog_capacities(long *cap, int n)
 	if (!log)
 		return 0;
 	for (p = log; (p = strstr(p, "intel_pstate: CPU")); p++) {
-		unsigned int base;
-
 		if (sscanf(p, "intel_pstate: CPU%d: perf = %u, max. perf = %u",
 			   &cpu, &perf, &max) != 3 &&
-		    sscanf(p, "intel_pstate: CPU%d: capacity perf = %u, base perf = %u, sys max perf = %u",
-			   &cpu, &perf, &base, &max) != 4)
+		    sscanf(p, "intel_pstate: CPU%d: capacity perf = %u, %*[^,], sys max perf = %u",
+			   &cpu, &perf, &max) != 3)
 			continue;
 		if (cpu < 0 || cpu >= n || !max)
 			continue;
