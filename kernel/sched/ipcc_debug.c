@@ -28,6 +28,12 @@
 
 #ifdef CONFIG_SYSCTL
 /*
+ * The longest value the sysctl takes, without the optional newline: as
+ * long as proc_dointvec_minmax() takes (it refuses 21 digits or more).
+ */
+#define IPCC_SYSCTL_MAX_DIGITS	20
+
+/*
  * proc_dointvec_minmax() parses with base 0 (so "0x1" is 1), skips
  * leading blanks and ignores a second value, and an empty write succeeds:
  * writes are parsed strictly here, so that all of these fail with
@@ -36,7 +42,9 @@
 static int sched_ipcc_sysctl_handler(const struct ctl_table *table, int write,
 				     void *buffer, size_t *lenp, loff_t *ppos)
 {
+	const char *buf = buffer;
 	unsigned int val;
+	size_t len;
 	int ret;
 
 	if (!write)
@@ -45,6 +53,11 @@ static int sched_ipcc_sysctl_handler(const struct ctl_table *table, int write,
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
 	if (*ppos)
+		return -EINVAL;
+	len = *lenp;
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len > IPCC_SYSCTL_MAX_DIGITS)
 		return -EINVAL;
 	ret = ipcc_parse_uint(buffer, *lenp, *(int *)table->extra1,
 			      *(int *)table->extra2, &val);
