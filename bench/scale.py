@@ -36,26 +36,34 @@ RES = bl.OUT / "bench"
 
 
 def schedstat_totals(text):
-    """Sums over CPUs, domains and idle types; uptime from /proc/uptime."""
+    """Sums over CPUs, domains and idle types; uptime from /proc/uptime.
+
+    /proc/schedstat version 16 (6.12) has "domainN SPAN" and 8 counters per
+    idle type; version 17 (7.3) "domainN NAME SPAN" and 11 (the imbalance
+    split by kind), so lb_gained moves from the 5th to the 8th.
+    """
     tot = dict(lb_count=0, lb_failed=0, lb_gained=0, alb_count=0, uptime=0.0)
+    version = 16
     for i, line in enumerate((text or "").splitlines()):
         w = line.split()
         if not w:
             continue
         if i == 0 and len(w) == 2:
             tot["uptime"] = float(w[0])
+        elif w[0] == "version" and len(w) == 2:
+            version = int(w[1])
         elif w[0].startswith("domain"):
-            v = [int(x) for x in w[2:]]
-            if len(v) < 24 + 12:
+            per, gained, first = (11, 7, 3) if version >= 17 else (8, 4, 2)
+            v = [int(x) for x in w[first:]]
+            if len(v) < 3 * per + 12:
                 continue
             for it in range(3):
-                b = it * 8
+                b = it * per
                 tot["lb_count"] += v[b]
                 tot["lb_failed"] += v[b + 2]
-                tot["lb_gained"] += v[b + 4]
-            tot["alb_count"] += v[24]
+                tot["lb_gained"] += v[b + gained]
+            tot["alb_count"] += v[3 * per]
     return tot
-
 
 def scenario(ncpu, duration, reps):
     # E-cores come in modules of 4 sharing an L2, at APIC IDs aligned to

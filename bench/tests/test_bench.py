@@ -26,6 +26,7 @@ sys.path.insert(0, str(BENCH))
 import benchlib as bl  # noqa: E402
 import model  # noqa: E402
 import truth  # noqa: E402
+import scale  # noqa: E402
 
 
 def topology(pcores, ecpus, smt):
@@ -121,6 +122,39 @@ class FixedWorkMetrics(unittest.TestCase):
         self.assertIsNone(m["bound_ms"])
         self.assertIsNone(m["stp"])
         self.assertIsNone(bl.fixed_work_metrics(fake_run({}, {}), topo))
+
+
+class SchedstatTotals(unittest.TestCase):
+    """make bench-scale reads /proc/schedstat of 6.12 (v16) and 7.3 (v17)."""
+
+    @staticmethod
+    def domain(v17):
+        # Per idle type: lb_count 10+t, lb_failed 20+t, lb_gained 30+t;
+        # then alb_count 7 and 11 other counters.
+        per = []
+        for t in range(3):
+            if v17:
+                per += [10 + t, 0, 20 + t, 0, 0, 0, 0, 30 + t, 0, 0, 0]
+            else:
+                per += [10 + t, 0, 20 + t, 0, 30 + t, 0, 0, 0]
+        head = "domain0 MC ff" if v17 else "domain0 ff"
+        return " ".join([head] + [str(x) for x in per + [7] + [0] * 11])
+
+    def check(self, version, v17):
+        text = "\n".join(["12.5 3.0", f"version {version}", "timestamp 1",
+                          "cpu0 0 0 0 0 0 0 0 0 0", self.domain(v17)])
+        tot = scale.schedstat_totals(text)
+        self.assertEqual(tot["uptime"], 12.5)
+        self.assertEqual(tot["lb_count"], 33)
+        self.assertEqual(tot["lb_failed"], 63)
+        self.assertEqual(tot["lb_gained"], 93)
+        self.assertEqual(tot["alb_count"], 7)
+
+    def test_v16(self):
+        self.check(16, False)
+
+    def test_v17(self):
+        self.check(17, True)
 
 
 class ScenarioKeywords(unittest.TestCase):
