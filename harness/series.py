@@ -176,8 +176,9 @@ def main():
             merge_maintainers(repo, tree)
         body = b['body']
         if not body:
-            if len(b['hooks']) != 1:
+            if not b['hooks']:
                 die(f'patch {n} ({b["subject"]}) needs a message body')
+            # A hook split where the bases differ: the first part speaks.
             body = hook_message(hook_path(repo, b['hooks'][0]))[1]
         msg = b['subject'] + '\n\n' + '\n'.join(body) + \
             f'\n\nSigned-off-by: {ident[0]} <{ident[1]}>\n'
