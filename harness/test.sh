@@ -73,6 +73,21 @@ if ! "$HARNESS/assemble.sh" 2>&1 | tee "$logdir/assemble.log"; then
 fi
 $R case "${P}setup" "apply the series to $BASE_PKG $BASE_VERSION" pass >/dev/null
 
+# A hook patch applied with fuzz can land in the wrong function or case.
+stage "hook sites: the series' calls in the base's files"
+mapfile -t hooked < <(for p in $(series_patches); do
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$(patch_file "$p")"
+done | grep '\.c$' | grep -v '^tools/' | sort -u | while read -r f; do
+	[ -f "$BASE_SRC/$f" ] && echo "$f"
+done)
+if python3 "$HARNESS/hook-sites.py" "$HARNESS/hook-sites" "$SRC" "${hooked[@]}" \
+	>"$logdir/hook-sites.log" 2>&1; then
+	$R case "${P}hook-sites" "every call of the series in ${#hooked[@]} base files where harness/hook-sites says" pass >/dev/null
+else
+	grep -v '^ok ' "$logdir/hook-sites.log" >&2
+	$R case "${P}hook-sites" "every call of the series in ${#hooked[@]} base files where harness/hook-sites says" fail >/dev/null
+fi
+
 if [ -z "$part" ]; then
 
 stage "the emulator: Debian's qemu with our series (qemu/patches)"
