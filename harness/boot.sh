@@ -127,6 +127,10 @@ case ${ITD_SEED:-0} in
 esac
 [ -n "${PROFILE_CPU:-}" ] && [ -z "${QEMU_CPU:-}" ] &&
 	cpu+=",itd-model=$ITD_MODEL,itd-seed=${ITD_SEED:-0}"
+# An invariant TSC with IA32_TSC_ADJUST, as on every Intel part since
+# Haswell (qemu/patches/0004): Linux then leaves the TSC unwatched, as
+# on real parts, instead of running its clocksource watchdog.
+cpu+=",invtsc=on,tsc-adjust=on"
 dev_args=()
 for ct in ${PROFILE_DEVICES:-}; do
 	case $ct in *:*:*) ;; *) ct=0:$ct ;; esac

@@ -17,6 +17,8 @@
  *   the kernel's per-class scores are the rows of the hardware's table,
  *   for every class, also after the hardware changed them;
  * - a context switch issues HRESET;
+ * - the TSC is invariant, with IA32_TSC_ADJUST, as on real parts: the
+ *   kernel trusts it and runs no clocksource watchdog;
  * - loops of scalar, vector, dot-product and spin work get the class the
  *   hardware model promises: with the "oracle" model exactly, with "rpl"
  *   (Raptor Lake as measured) with its confusion and flapping rates, and
@@ -413,6 +415,122 @@ TEST_F(hw, e_core_module_is_cls_domain)
 TEST_F(hw, itd_backend_enabled)
 {
 	EXPECT_TRUE(klog_has("ipcc_itd: 4 classes, HRESET mask 0x1: task classification on"));
+}
+
+/* The MSR @msr of @cpu through /dev/cpu/N/msr into @val; 0 or -errno. */
+static int read_msr(int cpu, unsigned int msr, unsigned long long *val)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, val, sizeof(*val), msr);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*val) ? 0 : -EIO;
+}
+
+#define MSR_TSC		0x10
+#define MSR_TSC_ADJUST	0x3b
+#define WATCHDOG_EVENT	"events/timer/timer_expire_entry"
+#define WATCHDOG_MS	2000
+
+/*
+ * The part's TSC is a real hybrid part's: invariant, with IA32_TSC_ADJUST
+ * (QEMU's invtsc and tsc-adjust, qemu/patches/0004). Linux then trusts
+ * it: every CPU shows constant_tsc, nonstop_tsc and tsc_adjust, the TSC
+ * is the clocksource, and the clocksource watchdog (every 0.5 s while it
+ * runs) never fires in WATCHDOG_MS. IA32_TSC_ADJUST reads the same on
+ * every CPU (the kernel keeps them equal), and RDMSR of the TSC lies
+ * between two RDTSCs on the same CPU. Shown failing on lnl-hw: with
+ * invtsc=off,tsc-adjust=off in boot.sh (none of the three flags on any
+ * CPU, the watchdog fired 4 times, IA32_TSC_ADJUST unreadable); with
+ * RDMSR of the TSC returning 0, as TCG did before (on every CPU).
+ */
+TEST_F(hw, tsc_invariant_and_unwatched)
+{
+	static const char *const want[] = {
+		" constant_tsc ", " nonstop_tsc ", " tsc_adjust ",
+	};
+	static char info[1 << 18], trace[1 << 20];
+	unsigned long long adj0 = 0, adj, tsc, t0, t1;
+	int cpus = 0, fired, cpu, i, ret;
+	char cs[32], *p;
+	cpu_set_t set;
+
+	ASSERT_LT(0, read_text("/proc/cpuinfo", info, sizeof(info)));
+	for (p = info; (p = strstr(p, "\nflags\t")); p++) {
+		char line[4096];
+		size_t len = strcspn(p + 1, "\n");
+
+		if (len >= sizeof(line) - 1)
+			len = sizeof(line) - 2;
+		/* A blank at each end so that every flag is " name ". */
+		snprintf(line, sizeof(line), "%.*s ", (int)len, p + 1);
+		for (i = 0; i < (int)ARRAY_SIZE(want); i++) {
+			const char *flag = want[i];
+
+			EXPECT_NE(NULL, strstr(line, flag)) {
+				TH_LOG("CPU #%d lacks%s", cpus, flag);
+			}
+		}
+		cpus++;
+	}
+	EXPECT_LT(0, cpus);
+	ASSERT_LT(0, read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			       cs, sizeof(cs)));
+	EXPECT_STREQ("tsc\n", cs);
+
+	if (access(TRACING "/" WATCHDOG_EVENT "/enable", W_OK)) {
+		TH_LOG("no tracefs or no timer_expire_entry event: watchdog not checked");
+	} else {
+		ASSERT_EQ(0, trace_set("trace", ""));
+		ASSERT_EQ(0, trace_set(WATCHDOG_EVENT "/enable", "1"));
+		usleep(WATCHDOG_MS * 1000);
+		trace_set(WATCHDOG_EVENT "/enable", "0");
+		ASSERT_LT(0, read_text(TRACING "/trace", trace, sizeof(trace)));
+		fired = 0;
+		for (p = trace; (p = strstr(p, "function=clocksource_watchdog ")); p++)
+			fired++;
+		TH_LOG("clocksource watchdog fired %d times in %d ms", fired,
+		       WATCHDOG_MS);
+		EXPECT_EQ(0, fired);
+		trace_set("trace", "");
+	}
+
+	ret = read_msr(0, MSR_TSC_ADJUST, &adj0);
+	if (ret == -ENOENT || ret == -ENXIO) {
+		TH_LOG("no /dev/cpu/0/msr: the MSRs not checked");
+		return;
+	}
+	ASSERT_EQ(0, ret);
+	for (i = 0; i < self->pt.nr; i++) {
+		cpu = self->pt.cpu_of[i];
+		if (cpu < 0)
+			continue;
+		ASSERT_EQ(0, read_msr(cpu, MSR_TSC_ADJUST, &adj));
+		EXPECT_EQ(adj0, adj) {
+			TH_LOG("cpu%d: IA32_TSC_ADJUST %llu, cpu0 %llu", cpu,
+			       adj, adj0);
+		}
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+		t0 = __builtin_ia32_rdtsc();
+		ret = read_msr(cpu, MSR_TSC, &tsc);
+		t1 = __builtin_ia32_rdtsc();
+		ASSERT_EQ(0, ret);
+		EXPECT_TRUE(t0 <= tsc && tsc <= t1) {
+			TH_LOG("cpu%d: RDMSR(TSC) %llu not within RDTSC %llu..%llu",
+			       cpu, tsc, t0, t1);
+		}
+	}
+	park_self(&self->pt);
 }
 
 /*
