@@ -15,12 +15,31 @@
 #
 # DEB_CONFIG_ONLY=1 stops after writing and checking the .config (a few
 # seconds; the full build takes hours on two cores).
+#
+# DEB_CONFIG=test builds the packaging check instead: the test kernel's
+# options (harness/config/, what make build configured) with what booting
+# a Debian system from a virtio disk needs added as modules (virtio_blk,
+# ext4), so that the package carries modules and its initramfs has them
+# to load. Its objects are mostly in ccache already: minutes, not hours.
+# The packages are named -ipcc-test (build dir $KCACHE/deb-test), apart
+# from the real ones; make deb-boot DEB_CONFIG=test boots them.
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS/deps.sh" deb || exit 1
 "$HARNESS/assemble.sh" || exit 1
 
 build=$KCACHE/deb
+suffix=
+case ${DEB_CONFIG:-} in
+'') ;;
+test)
+	build=$KCACHE/deb-test
+	suffix=-test
+	[ -f "$BUILD/.config" ] || die "DEB_CONFIG=test needs the test kernel configured: make build"
+	BASE_CONFIG=$BUILD/.config
+	;;
+*) die "DEB_CONFIG must be test or unset, not '$DEB_CONFIG'" ;;
+esac
 mkdir -p "$build" "$OUT/deb"
 cfg=${BASE_CONFIG:-}
 if [ -z "$cfg" ] && [ -f "/boot/config-$(uname -r)" ]; then
@@ -37,6 +56,15 @@ if [ -z "$cfg" ]; then
 		-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
 	if ! ls "$dl/${cpkg}_${BASE_VERSION}"_*.deb >/dev/null 2>&1; then
 		msg "downloading Debian's $cpkg=$BASE_VERSION for its amd64 config"
+		# The private apt state of a base from another suite
+		# (fetch-base.sh) may never have been updated: the base's
+		# .deb was already in the cache.
+		if [ -n "$BASE_APT_SOURCE" ]; then
+			mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
+			echo "$BASE_APT_SOURCE" >"$st/sources.list"
+			apt-get "${apt_opts[@]}" update >"$dl/update.log" 2>&1 ||
+				msg "apt-get update of $BASE_APT_SOURCE failed (see $dl/update.log)"
+		fi
 		(cd "$dl" && apt-get "${apt_opts[@]}" download "$cpkg=$BASE_VERSION") ||
 			die "cannot download $cpkg=$BASE_VERSION (apt-get update first?); or name BASE_CONFIG="
 	fi
@@ -60,11 +88,17 @@ $sc -e SMP -e SCHED_MC -e SCHED_MC_PRIO -e CPU_SUP_INTEL -e NET -e THERMAL \
 	-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE -d DEBUG_INFO_BTF \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 	--set-str MODULE_SIG_KEY "certs/signing_key.pem" \
-	--set-str LOCALVERSION "-ipcc" -d LOCALVERSION_AUTO
+	--set-str LOCALVERSION "-ipcc$suffix" -d LOCALVERSION_AUTO
+[ -n "$suffix" ] && $sc -d KUNIT -e MODULES -e BLOCK -e VIRTIO_MENU -e PCI -m VIRTIO_PCI \
+	-m VIRTIO_BLK -m EXT4_FS -m CRC32C -e UNIX -e INET -e INOTIFY_USER \
+	-e FHANDLE -e SIGNALFD -e TIMERFD -e EPOLL -e CGROUPS -e AUTOFS_FS \
+	-e TMPFS_POSIX_ACL -e TMPFS_XATTR -e SECCOMP -e DMIID -e RTC_CLASS
 make -s -C "$SRC" O="$build" ARCH=x86_64 olddefconfig || die "olddefconfig failed"
 
 bad=0
-for want in SCHED_IPCC=y X86_IPCC_ITD=y INTEL_HFI_THERMAL=y; do
+wants="SCHED_IPCC=y X86_IPCC_ITD=y INTEL_HFI_THERMAL=y"
+[ -n "$suffix" ] && wants="$wants VIRTIO_BLK=m EXT4_FS=m CGROUPS=y"
+for want in $wants; do
 	grep -qx "CONFIG_$want" "$build/.config" || { msg "config lacks CONFIG_$want"; bad=1; }
 done
 [ $bad = 0 ] || die "the configuration does not have the series on (see above)"
