@@ -4,10 +4,10 @@
 # See README.md.
 
 H := harness
-export BASE PROFILE PROFILES MINUTES BASE_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+export BASE PROFILE PROFILES MINUTES BASE_CONFIG DEB_CONFIG SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree qemu qemu-tree build kernel test kunit run shell checkpatch clean distclean \
-	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check deb
+	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check deb deb-boot
 
 help:
 	@echo "make test [BASE=6.12]     everything on BASE (default 7.3), the other base in part"
@@ -27,6 +27,7 @@ help:
 	@echo "make docs-check           kernel-doc and docutils on the series' docs and sources"
 	@echo "make static-check         W=1 and sparse on the series' objects (after make build)"
 	@echo "make deb [BASE_CONFIG=f]  Debian packages of the patched kernel for hybrid machines (hours)"
+	@echo "make deb-boot [PROFILE=p]  install make deb's package in a Debian root, boot it to a login, check it"
 	@echo "make checkpatch           checkpatch --strict over the series"
 	@echo "make clean                drop logs (out/); distclean also drops the build cache"
 
@@ -96,6 +97,9 @@ bisect-check:
 
 deb:
 	@$(H)/deb.sh
+
+deb-boot:
+	@$(H)/deb-boot.sh
 
 docs-check: assemble
 	@$(H)/docs-check.sh

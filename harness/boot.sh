@@ -3,9 +3,13 @@
 # Boot layer: boot the test kernel in QEMU and run something in the guest.
 #
 # usage: boot.sh MODE LOGDIR [SCRIPT]
-#   MODE     selftests | script | shell
+#   MODE     selftests | script | shell | disk
 #   LOGDIR   console.log (kernel console), output.log (what ran), qemu.log
 #   SCRIPT   host file to run in the guest (MODE=script)
+# MODE=disk boots an installed system instead (harness/deb-boot.sh): KERNEL
+# with INITRD, root file system on the raw image DISK (/dev/vda), the
+# console on stdin/stdout for whoever drives it, nothing of the test
+# initramfs.
 # Environment:
 #   PROFILE       harness/profiles/NAME.conf: topology, CPU model and
 #                 kernel command line of a platform (smt8, adl-hw, mtl-hw,
@@ -40,6 +44,10 @@ script=$3
 
 kernel=${KERNEL:-$BUILD/arch/x86/boot/bzImage}
 initramfs=$INITRAMFS
+if [ "$mode" = disk ]; then
+	initramfs=${INITRD:-}
+	[ -f "${DISK:-}" ] || die "MODE=disk needs DISK, a raw disk image"
+fi
 [ -f "$kernel" ] || die "no kernel at $kernel: build first"
 [ -f "$initramfs" ] || die "no initramfs at $initramfs: build first"
 [ -x "$QEMU_BIN" ] || die "no QEMU at $QEMU_BIN: run harness/qemu-build.sh first"
@@ -106,9 +114,15 @@ fi
 
 # A log large enough that tests late in a boot still find its early lines.
 append="console=ttyS0 log_buf_len=4M panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1"
-append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-600}"
-[ -n "${PROFILE_SKIP:-}" ] && append+=" ipccskip=$PROFILE_SKIP"
-[ -n "${PROFILE_ONLY:-}" ] && append+=" ipcconly=$PROFILE_ONLY"
+disk_args=()
+if [ "$mode" = disk ]; then
+	append+=" root=/dev/vda rw"
+	disk_args=(-drive "file=$DISK,if=virtio,format=raw")
+else
+	append+=" kunit.enable=0 ipcctest=$mode ipcctimeout=${SELFTEST_TIMEOUT:-600}"
+	[ -n "${PROFILE_SKIP:-}" ] && append+=" ipccskip=$PROFILE_SKIP"
+	[ -n "${PROFILE_ONLY:-}" ] && append+=" ipcconly=$PROFILE_ONLY"
+fi
 [ -n "$PROFILE_CMDLINE" ] && append+=" $PROFILE_CMDLINE"
 [ -n "${CMDLINE:-}" ] && append+=" $CMDLINE"
 
@@ -149,9 +163,14 @@ qmp_args=(-chardev "socket,id=qmpmon,path=$qmp_sock,server=on,wait=off"
 qemu=("$QEMU_BIN" "${QEMU_FW_ARGS[@]}" -nodefaults -no-reboot -display none
 	"${accel_args[@]}" -cpu "$cpu"
 	-smp "$smp" "${dev_args[@]}" -m "$mem" "${numa_args[@]}"
-	"${qmp_args[@]}"
+	"${qmp_args[@]}" "${disk_args[@]}"
 	-kernel "$kernel" -initrd "$rd" -append "$append")
 printf '%q ' "${qemu[@]}" >"$logdir/qemu.cmd"
+
+if [ "$mode" = disk ]; then
+	exec timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio -serial null \
+		-serial chardev:qmpport 2>"$logdir/qemu.log"
+fi
 
 if [ "$mode" = shell ]; then
 	# Console on this terminal; results port into the log directory.

@@ -53,6 +53,13 @@ fakeroot:fakeroot
 pahole:dwarves
 "
 
+# make deb-boot: a Debian root file system, a chroot, an ext4 image.
+[ "${1:-}" = deb-boot ] && NEEDS="$NEEDS
+debootstrap:debootstrap
+mke2fs:e2fsprogs
+mountpoint:util-linux
+"
+
 missing=()
 for n in $NEEDS; do
 	what=${n%%:*}
