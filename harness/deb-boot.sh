@@ -19,6 +19,11 @@
 #                     package's kernel, the CPU features, the Thread
 #                     Director backend on, its status and scores, the
 #                     sysctl's default, off, a bad value refused, full
+#   selftests         then DEB_SELFTESTS (default: ipcc_hw_test
+#                     ipcc_knobs_test; empty for none), the static
+#                     binaries make build made, copied to /opt/ipcc: the
+#                     series' tests on the package's kernel and options,
+#                     under systemd; each passes when it exits 0
 #
 # Needs root (chroot, file ownership in the image). Results: out/deb/boot/.
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +84,12 @@ unbind
 rm -f "$work/root/$(basename "$deb")"
 chroot "$work" passwd -d root >/dev/null || die "passwd -d root failed"
 echo ipcc-deb >"$work/etc/hostname"
+tests=${DEB_SELFTESTS-ipcc_hw_test ipcc_knobs_test}
+mkdir -p "$work/opt/ipcc"
+for t in $tests; do
+	[ -x "$SELFTEST_OUT/sched/$t" ] || die "no selftest $SELFTEST_OUT/sched/$t: make build first"
+	cp "$SELFTEST_OUT/sched/$t" "$work/opt/ipcc/"
+done
 echo '/dev/vda / ext4 defaults 0 1' >"$work/etc/fstab"
 
 kver=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//')
@@ -96,6 +107,7 @@ msg "booting $kver on ${PROFILE:=adl-hw} to a login prompt (log: $logdir/console
 start=$(date +%s)
 PROFILE=$PROFILE KERNEL=$logdir/vmlinuz-$kver INITRD=$logdir/initrd.img-$kver \
 	DISK=$img QEMU_MEM=${QEMU_MEM:-2G} TIMEOUT=${TIMEOUT:-1800} DEB_KVER=$kver \
+	DEB_SELFTESTS=$tests \
 	python3 "$HARNESS/deb-login.py" "$logdir" -- "$HARNESS/boot.sh" disk "$logdir" |
 	tee "$logdir/results.txt"
 rc=${PIPESTATUS[0]}

@@ -12,7 +12,10 @@ prints one result line per check ("ok NAME" or "not ok NAME: why"), then
 
 The checks are what README.md's "Real hardware" section tells a user to
 look at after installing the package, made exact. DEB_KVER is the
-package's kernel release, which uname -r must show.
+package's kernel release, which uname -r must show. Then each selftest
+named in DEB_SELFTESTS (copied to /opt/ipcc by deb-boot.sh) runs as one
+check: it passes when the binary exits 0 (kselftest: no case failed);
+its TAP output goes to LOGDIR/NAME.tap.
 """
 import os
 import re
@@ -23,6 +26,7 @@ import time
 
 LOGIN_TIMEOUT = int(os.environ.get('LOGIN_TIMEOUT', '1200'))
 CMD_TIMEOUT = 120
+SELFTEST_TIMEOUT = 1200
 SYSCTL = '/proc/sys/kernel/sched_ipcc'
 
 
@@ -59,7 +63,7 @@ class Console:
         self.proc.stdin.write(text.encode())
         self.proc.stdin.flush()
 
-    def run(self, cmd):
+    def run(self, cmd, timeout=CMD_TIMEOUT):
         """Run @cmd in the guest's shell; (exit status, output) or None.
 
         The output lies between two markers that only the shell's printf
@@ -69,7 +73,7 @@ class Console:
         """
         start = len(self.buf)
         self.send(f"printf '@@%s@@\\n' B; {cmd}; printf '@@RC %s@@\\n' $?\n")
-        m = self.expect(r'@@RC (\d+)@@', CMD_TIMEOUT, start)
+        m = self.expect(r'@@RC (\d+)@@', timeout, start)
         if not m:
             return None
         out = self.buf[start:m.start()]
@@ -109,6 +113,7 @@ def main():
             # bracketed-paste escapes around each command's output.
             con.run("dmesg -n 1; bind 'set enable-bracketed-paste off'")
             guest_checks(con, check)
+            selftests(con, check, logdir)
             con.send('poweroff -f\n')
         try:
             proc.wait(timeout=120)
@@ -175,6 +180,24 @@ def guest_checks(con, check):
     if r:
         check('sysctl_full', r[0] == 0 and r[1].strip() == '2',
               f'rc {r[0]}, {r[1].strip()!r}')
+
+
+def selftests(con, check, logdir):
+    """The series' selftests, on the installed kernel and system."""
+    for t in os.environ.get('DEB_SELFTESTS', '').split():
+        r = con.run(f'/opt/ipcc/{t} >/root/{t}.tap 2>&1; r=$?; '
+                    f'grep -E "^(not )?ok |^# +(FAIL|SKIP) " /root/{t}.tap; (exit $r)',
+                    timeout=SELFTEST_TIMEOUT)
+        if r is None:
+            check(f'selftest:{t}', False, f'no result in {SELFTEST_TIMEOUT} s')
+            continue
+        with open(os.path.join(logdir, f'{t}.tap'), 'w') as f:
+            f.write(r[1])
+        oks = len(re.findall(r'^ok ', r[1], re.M))
+        bad = re.findall(r'^not ok .*', r[1], re.M)
+        print(f'# {t}: {oks} ok, {len(bad)} not ok', flush=True)
+        check(f'selftest:{t}', r[0] == 0,
+              f'exit {r[0]}: ' + '; '.join(bad)[:300])
 
 
 if __name__ == '__main__':
