@@ -20,7 +20,7 @@
 #                     Director backend on, its status and scores, the
 #                     sysctl's default, off, a bad value refused, full
 #   selftests         then DEB_SELFTESTS (default: the five ipcc_*
-#                     selftests; empty for none), the static
+#                     selftests; "none" for none), the static
 #                     binaries make build made, copied to /opt/ipcc: the
 #                     series' tests on the package's kernel and options,
 #                     under systemd; each passes when it exits 0
@@ -84,7 +84,10 @@ unbind
 rm -f "$work/root/$(basename "$deb")"
 chroot "$work" passwd -d root >/dev/null || die "passwd -d root failed"
 echo ipcc-deb >"$work/etc/hostname"
-tests=${DEB_SELFTESTS-ipcc_hw_test ipcc_knobs_test ipcc_input_test ipcc_topology_test ipcc_placement_test}
+# (make exports DEB_SELFTESTS empty when it is not set: empty means the
+# default, "none" means none.)
+tests=${DEB_SELFTESTS:-ipcc_hw_test ipcc_knobs_test ipcc_input_test ipcc_topology_test ipcc_placement_test}
+[ "$tests" = none ] && tests=
 mkdir -p "$work/opt/ipcc"
 for t in $tests; do
 	[ -x "$SELFTEST_OUT/sched/$t" ] || die "no selftest $SELFTEST_OUT/sched/$t: make build first"
