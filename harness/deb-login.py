@@ -101,6 +101,8 @@ def main():
         t0 = time.monotonic()
         m = con.expect(r'login: ?$|login: ', LOGIN_TIMEOUT)
         check('login_prompt', m is not None,
+              f'the guest ended (exit {proc.returncode}) before a login prompt'
+              if proc.poll() is not None else
               f'no login prompt in {LOGIN_TIMEOUT} s')
         if m:
             print(f'# login prompt after {time.monotonic() - t0:.0f} s',
