@@ -45,9 +45,22 @@ deb=$(ls -t "$OUT"/deb/linux-image-"$ver"*-"$name"_*.deb 2>/dev/null | head -n 1
 
 roots=$CACHE/deb-root
 base=$roots/$suite
+work=$roots/work
+logdir=$OUT/deb/boot
+# A run killed in a chroot (ours, or debootstrap's second stage) may have
+# left the host's file systems mounted there: unmount them before
+# removing anything, and never cross into another file system.
+unbind() {
+	local fs
+	for fs in dev/pts dev sys proc; do
+		mountpoint -q "$1/$fs" && umount -l "$1/$fs"
+	done
+	return 0
+}
 if [ ! -f "$base/.ipcc-complete" ]; then
 	msg "debootstrap $suite into $base (once; log: $roots/$suite.log)"
-	rm -rf "$base"
+	unbind "$base"
+	rm -rf --one-file-system "$base"
 	mkdir -p "$roots"
 	debootstrap --variant=minbase \
 		--include=systemd-sysv,udev,kmod,initramfs-tools,zstd,procps \
@@ -56,31 +69,20 @@ if [ ! -f "$base/.ipcc-complete" ]; then
 	touch "$base/.ipcc-complete"
 fi
 
-work=$roots/work
-logdir=$OUT/deb/boot
-# A run killed in the chroot may have left the host's file systems bound
-# there: unbind them before removing anything.
-unbind() {
-	local fs
-	for fs in dev sys proc; do
-		mountpoint -q "$work/$fs" && umount -l "$work/$fs"
-	done
-	return 0
-}
-unbind
+unbind "$work"
 rm -rf --one-file-system "$work" "$logdir"
 mkdir -p "$logdir"
 msg "installing $(basename "$deb") into a copy of the $suite root"
 cp -a "$base" "$work"
 rm -f "$work/.ipcc-complete"
 cp "$deb" "$work/root/"
-trap unbind EXIT
+trap 'unbind "$work"' EXIT
 for fs in proc sys dev; do
 	mount --bind "/$fs" "$work/$fs" || die "cannot bind /$fs into $work"
 done
 chroot "$work" dpkg -i "/root/$(basename "$deb")" >"$logdir/install.log" 2>&1 ||
 	{ tail -n 20 "$logdir/install.log" >&2; die "dpkg -i of the package failed"; }
-unbind
+unbind "$work"
 rm -f "$work/root/$(basename "$deb")"
 chroot "$work" passwd -d root >/dev/null || die "passwd -d root failed"
 echo ipcc-deb >"$work/etc/hostname"
