@@ -20,7 +20,8 @@
 # options (harness/config/, what make build configured) with what booting
 # a Debian system from a virtio disk needs added as modules (virtio_blk,
 # ext4), so that the package carries modules and its initramfs has them
-# to load. Its objects are mostly in ccache already: minutes, not hours.
+# to load. About 23 min on two cores: CONFIG_MODULES changes nearly every
+# object, so the test kernel's ccache entries rarely match.
 # The packages are named -ipcc-test (build dir $KCACHE/deb-test), apart
 # from the real ones; make deb-boot DEB_CONFIG=test boots them.
 . "$(dirname "$0")/lib.sh"
@@ -50,21 +51,11 @@ if [ -z "$cfg" ]; then
 	mkdir -p "$dl"
 	# Debian's config of the same version as the base.
 	cpkg=${BASE_PKG/linux-source/linux-config}
-	apt_opts=()
-	st=$CACHE/apt-$BASE
-	[ -n "$BASE_APT_SOURCE" ] && apt_opts=(-o Dir::Etc::sourcelist="$st/sources.list"
-		-o Dir::Etc::sourceparts=- -o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
 	if ! ls "$dl/${cpkg}_${BASE_VERSION}"_*.deb >/dev/null 2>&1; then
 		msg "downloading Debian's $cpkg=$BASE_VERSION for its amd64 config"
-		# The private apt state of a base from another suite
-		# (fetch-base.sh) may never have been updated: the base's
-		# .deb was already in the cache.
-		if [ -n "$BASE_APT_SOURCE" ]; then
-			mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
-			echo "$BASE_APT_SOURCE" >"$st/sources.list"
-			apt-get "${apt_opts[@]}" update >"$dl/update.log" 2>&1 ||
-				msg "apt-get update of $BASE_APT_SOURCE failed (see $dl/update.log)"
-		fi
+		# A base from another suite: its private apt state may never
+		# have been updated (the base's .deb was already cached).
+		base_apt update
 		(cd "$dl" && apt-get "${apt_opts[@]}" download "$cpkg=$BASE_VERSION") ||
 			die "cannot download $cpkg=$BASE_VERSION (apt-get update first?); or name BASE_CONFIG="
 	fi

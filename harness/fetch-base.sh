@@ -12,25 +12,11 @@ dl=$CACHE/dl
 mkdir -p "$dl" "$BASE_DIR"
 deb=$dl/${BASE_PKG}_${BASE_VERSION}_all.deb
 
-# A base from another suite is read through a private apt state, so that
-# the machine's sources stay as they are.
-apt_opts=()
-if [ -n "$BASE_APT_SOURCE" ]; then
-	st=$CACHE/apt-$BASE
-	mkdir -p "$st/lists/partial" "$st/cache/archives/partial"
-	echo "$BASE_APT_SOURCE" >"$st/sources.list"
-	apt_opts=(-o Dir::Etc::sourcelist="$st/sources.list" -o Dir::Etc::sourceparts=-
-		-o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
-fi
-
 if [ ! -f "$deb" ] || ! echo "$BASE_DEB_SHA256  $deb" | sha256sum -c --quiet - 2>/dev/null; then
 	rm -f "$deb"
 	msg "downloading $BASE_PKG=$BASE_VERSION"
-	if [ -n "$BASE_APT_SOURCE" ]; then
-		apt-get "${apt_opts[@]}" update >"$dl/download.log" 2>&1 ||
-			msg "apt-get update of $BASE_APT_SOURCE failed (see $dl/download.log)"
-	fi
-	if ! (cd "$dl" && apt-get "${apt_opts[@]}" download "$BASE_PKG=$BASE_VERSION") >>"$dl/download.log" 2>&1; then
+	base_apt update
+	if ! (cd "$dl" && apt-get "${apt_opts[@]}" download "$BASE_PKG=$BASE_VERSION") >"$dl/download.log" 2>&1; then
 		avail=$(apt-cache "${apt_opts[@]}" madison "$BASE_PKG" 2>/dev/null | awk '{print $3}' | head -n 1)
 		cat >&2 <<MSG
 [ipcc] ################################################################

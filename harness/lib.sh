@@ -58,6 +58,24 @@ QEMU_FW_ARGS=(-L /usr/share/seabios -L /usr/share/qemu)
 SPLAT_RE='WARNING: CPU: [0-9]|BUG: |Oops: |Kernel panic|UBSAN: |KASAN: |KFENCE: |possible (circular|recursive) locking|inconsistent lock state|suspicious RCU usage|rcu: INFO|blocked for more than|soft lockup|workqueue lockup|Call Trace:'
 
 msg() { printf '[ipcc] %s\n' "$*" >&2; }
+
+# apt options that read a base from another suite (BASE_APT_SOURCE)
+# through a private apt state under the cache, so that the machine's
+# sources stay as they are; none for a base of the machine's own suite.
+# Sets the array apt_opts. With "update", also refreshes that state
+# (log: $CACHE/dl/apt-update.log); a failure is reported, not fatal.
+base_apt() {
+	local st=$CACHE/apt-$BASE
+	apt_opts=()
+	[ -n "$BASE_APT_SOURCE" ] || return 0
+	mkdir -p "$st/lists/partial" "$st/cache/archives/partial" "$CACHE/dl"
+	echo "$BASE_APT_SOURCE" >"$st/sources.list"
+	apt_opts=(-o Dir::Etc::sourcelist="$st/sources.list" -o Dir::Etc::sourceparts=-
+		-o Dir::State::Lists="$st/lists" -o Dir::Cache="$st/cache")
+	[ "${1:-}" = update ] || return 0
+	apt-get "${apt_opts[@]}" update >"$CACHE/dl/apt-update.log" 2>&1 ||
+		msg "apt-get update of $BASE_APT_SOURCE failed (see $CACHE/dl/apt-update.log)"
+}
 die() { printf '[ipcc] ERROR: %s\n' "$*" >&2; exit 1; }
 
 # Files the series adds: everything under the kernel paths of the repo.
