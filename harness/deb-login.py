@@ -99,7 +99,7 @@ def main():
                                 stdout=subprocess.PIPE)
         con = Console(proc, log)
         t0 = time.monotonic()
-        m = con.expect(r'login: ?$|login: ', LOGIN_TIMEOUT)
+        m = con.expect(r'login: ', LOGIN_TIMEOUT)
         check('login_prompt', m is not None,
               f'the guest ended (exit {proc.returncode}) before a login prompt'
               if proc.poll() is not None else

@@ -530,7 +530,6 @@ TEST_F(hw, tsc_invariant_and_unwatched)
 			       cpu, tsc, t0, t1);
 		}
 	}
-	park_self(&self->pt);
 }
 
 /*
