@@ -114,6 +114,8 @@ void sched_ipcc_proc_show(struct task_struct *p, struct seq_file *m)
 		   class == IPCC_CLASS_NONE ? -1LL : (long long)class);
 	seq_printf(m, "%-45s:%21lld\n", "ipcc.overridden",
 		   (flags & IPCC_TASK_OVERRIDDEN) ? 1LL : 0LL);
+	seq_printf(m, "%-45s:%21lld\n", "ipcc.lag",
+		   (long long)READ_ONCE(p->ipcc.lag));
 	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
 		snprintf(name, sizeof(name), "ipcc.mix.%u", c);
 		seq_printf(m, "%-45s:%21lld\n", name,

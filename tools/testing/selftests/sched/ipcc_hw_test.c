@@ -1248,4 +1248,42 @@ TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 		EXPECT_LE(samples, 4 * share[i]);
 }
 
+/*
+ * /proc/PID/sched shows the progress lag rotation goes by (ipcc.lag):
+ * a scalar task pinned on an E-core lags (each tick adds the headroom of
+ * its class there), one pinned on the first P-core, the best CPU of the
+ * part for every class, lags less (0 where nothing scores better).
+ *
+ * Shown to fail: on the kernel before the ipcc.lag line, the field is
+ * absent (-2 on both CPUs). With it, on adl-hw: 0 on CPU 0 (P), 825 on
+ * CPU 4 (E).
+ */
+TEST_F_TIMEOUT(hw, lag_shows_in_proc, 60)
+{
+	struct part *pt = &self->pt;
+	int p = first_cpu(pt, "p"), e = first_cpu(pt, "e"), lag_p, lag_e;
+	pid_t wp, we;
+	char buf[16];
+
+	if (p < 0 || e < 0)
+		SKIP(return, "needs P-cores and E-cores");
+	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
+	    atoi(buf) != 2)
+		SKIP(return, "kernel.sched_ipcc is not 2");
+
+	wp = start_work(W_SCALAR, p);
+	we = start_work(W_SCALAR, e);
+	usleep(500000);
+	lag_p = task_field(wp, "ipcc.lag");
+	lag_e = task_field(we, "ipcc.lag");
+	stop_work(wp);
+	stop_work(we);
+
+	TH_LOG("ipcc.lag after 0.5 s: %d on CPU %d (P), %d on CPU %d (E)",
+	       lag_p, p, lag_e, e);
+	ASSERT_LE(0, lag_p);
+	EXPECT_LT(0, lag_e);
+	EXPECT_LT(lag_p, lag_e);
+}
+
 TEST_HARNESS_MAIN
