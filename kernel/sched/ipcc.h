@@ -143,6 +143,7 @@ enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
 				     unsigned int lag_a, unsigned int lag_b,
 				     int threshold, u64 now, u64 last_swap,
 				     u64 ratelimit, bool pending);
+bool ipcc_unknown_rotatable(bool shared, u64 runtime);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same);
 

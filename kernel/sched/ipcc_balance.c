@@ -33,7 +33,9 @@
  *                           without waiting for the periodic balance;
  *                           ipcc_lag_update(), ipcc_rotate_candidate():
  *                           two tasks of one class take turns on a P-core
- *                           (a swap of no gain) by how far each lags.
+ *                           (a swap of no gain) by how far each lags;
+ *                           ipcc_unknown_rotatable(): so does a task left
+ *                           unknown beside a busy SMT sibling.
  * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
  * status()                  much better on a bigger CPU is a misfit.
  * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
@@ -116,6 +118,14 @@
  * before the next one, from IPCC_SWAP_RATELIMIT_NS up to this.
  */
 #define IPCC_SWAP_SCAN_MAX_NS	(32 * NSEC_PER_MSEC)
+
+/*
+ * CPU time after which a task that is still unknown to class logic and
+ * runs beside a busy SMT sibling may be rotated out of its CPU
+ * (ipcc_unknown_rotatable()): twice what the default debounce takes to
+ * classify a task whose readings are trusted (4 ticks at HZ=250).
+ */
+#define IPCC_UNKNOWN_RUNTIME_NS	(32 * NSEC_PER_MSEC)
 
 static unsigned int ipcc_swap_threshold __read_mostly =
 	IPCC_SWAP_THRESHOLD_DEFAULT;
@@ -344,6 +354,29 @@ enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
 		return IPCC_LOOK_LATER;
 
 	return IPCC_LOOK_FOUND;
+}
+
+/**
+ * ipcc_unknown_rotatable() - whether an unknown task may take turns
+ * @shared:  another SMT thread of the task's core runs a task
+ * @runtime: the task's CPU time so far, in ns
+ *
+ * A task unknown to class logic (no class, no mix) is never swapped: its
+ * gain is unknown, not nil. Where it runs beside a busy SMT sibling it may
+ * stay unknown for good, though: the x86 backend trusts no class 0 or 1
+ * reading there (the Alder and Raptor Lake accuracy rule), so a task of
+ * those classes that only ever ran on a shared P-core is never classified
+ * and never leaves it for a task that gains from that P-core. Such a task
+ * takes turns with a lagging task as if it were of that task's kind (a
+ * swap of no gain, ipcc_rotate_candidate()): on the other CPU it can be
+ * classified, and the swaps that follow go by its class. A task that ran
+ * less than %IPCC_UNKNOWN_RUNTIME_NS may yet be classified where it is.
+ *
+ * Return: true when the task may be rotated out of its CPU.
+ */
+bool ipcc_unknown_rotatable(bool shared, u64 runtime)
+{
+	return shared && runtime >= IPCC_UNKNOWN_RUNTIME_NS;
 }
 
 /**
@@ -881,6 +914,21 @@ static bool ipcc_swappable(struct task_struct *p)
 	       sched_ipcc_task_known(p);
 }
 
+/*
+ * Whether @p, the running task of @cpu, is unknown to class logic but may
+ * take turns with the task of @this_cpu, which looks for a partner
+ * (ipcc_unknown_rotatable()). The runtime is read without @cpu's runqueue
+ * lock; a stale value only shifts the decision by a tick.
+ */
+static bool ipcc_unknown_partner(struct task_struct *p, int cpu,
+				 int this_cpu)
+{
+	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p) &&
+	       !sched_ipcc_task_known(p) &&
+	       ipcc_unknown_rotatable(ipcc_core_shared(cpu, this_cpu),
+				      READ_ONCE(p->se.sum_exec_runtime));
+}
+
 /* The domains class swaps work in: asymmetric, not SMT, not NUMA. */
 static bool ipcc_swap_domain(struct sched_domain *sd)
 {
@@ -957,7 +1005,7 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	int cpu, ga, gb, best_cpu = -1, best_gain = 0, best_ga = 0;
 	unsigned int lag_a, lag_b, best_lag = 0;
 	struct task_struct *a, *b, *best = NULL;
-	bool rotate = false;
+	bool rotate = false, unknown;
 	enum ipcc_look look, res = IPCC_LOOK_NONE;
 	struct ipcc_swap *s;
 	u64 now, last_a, last;
@@ -979,16 +1027,25 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 			continue;
 
 		b = ipcc_rcu_dereference(cpu_rq(cpu)->curr);
-		if (!ipcc_swappable(b) || !cpumask_test_cpu(cpu, a->cpus_ptr) ||
+		unknown = !ipcc_swappable(b);
+		if ((unknown && !ipcc_unknown_partner(b, cpu, this_cpu)) ||
+		    !cpumask_test_cpu(cpu, a->cpus_ptr) ||
 		    !cpumask_test_cpu(this_cpu, b->cpus_ptr))
 			continue;
 
 		ga = ipcc_smt_gain(a, this_cpu, cpu);
-		gb = ipcc_smt_gain(b, cpu, this_cpu);
 		last = max(last_a, READ_ONCE(per_cpu(ipcc_last_swap, cpu)));
-		look = ipcc_swap_candidate(ga, gb, threshold, now, last,
-					   IPCC_SWAP_RATELIMIT_NS,
-					   ipcc_swap_pending(cpu));
+		if (unknown) {
+			/* Only a turn, as if of @a's kind. */
+			gb = -ga;
+			look = IPCC_LOOK_NONE;
+		} else {
+			gb = ipcc_smt_gain(b, cpu, this_cpu);
+			look = ipcc_swap_candidate(ga, gb, threshold, now,
+						   last,
+						   IPCC_SWAP_RATELIMIT_NS,
+						   ipcc_swap_pending(cpu));
+		}
 		if (look == IPCC_LOOK_NONE && (!best || rotate)) {
 			lag_b = READ_ONCE(b->ipcc.lag);
 			look = ipcc_rotate_candidate(ga, gb, lag_a, lag_b,

@@ -420,6 +420,21 @@ static void ipcc_test_rotate_candidate(struct kunit *test)
 			IPCC_LOOK_NONE);
 }
 
+static void ipcc_test_unknown_rotatable(struct kunit *test)
+{
+	/* Beside a busy sibling, once the debounce had its chance. */
+	KUNIT_EXPECT_TRUE(test, ipcc_unknown_rotatable(true,
+						       IPCC_UNKNOWN_RUNTIME_NS));
+	KUNIT_EXPECT_TRUE(test, ipcc_unknown_rotatable(true, U64_MAX));
+	/* Not yet: it may be classified where it runs. */
+	KUNIT_EXPECT_FALSE(test,
+			   ipcc_unknown_rotatable(true,
+						  IPCC_UNKNOWN_RUNTIME_NS - 1));
+	KUNIT_EXPECT_FALSE(test, ipcc_unknown_rotatable(true, 0));
+	/* Alone on its core its readings are trusted: it stays unknown. */
+	KUNIT_EXPECT_FALSE(test, ipcc_unknown_rotatable(false, U64_MAX));
+}
+
 /*
  * Four equal dot-product tasks on two P-cores and two E-cores, tick by
  * tick (4 ms), with the rules of the tick's look: the lag, the rotation
@@ -795,6 +810,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_swap_scan_wait),
 	KUNIT_CASE(ipcc_test_lag_update),
 	KUNIT_CASE(ipcc_test_rotate_candidate),
+	KUNIT_CASE(ipcc_test_unknown_rotatable),
 	KUNIT_CASE(ipcc_test_rotation_shares),
 	KUNIT_CASE(ipcc_test_class_misfit),
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),

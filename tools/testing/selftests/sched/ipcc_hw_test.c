@@ -1286,4 +1286,75 @@ TEST_F_TIMEOUT(hw, lag_shows_in_proc, 60)
 	EXPECT_LT(lag_p, lag_e);
 }
 
+/*
+ * A task left unknown beside a busy SMT sibling takes turns
+ * (ipcc_unknown_rotatable()).
+ *
+ * A spin-wait task runs on one thread of a P-core for the whole case. A
+ * scalar task starts on the other thread: the backend trusts no class 0
+ * reading beside a busy sibling (the Alder/Raptor Lake rule, which the
+ * emulated parts with SMT follow), so it stays unknown to class logic. A
+ * dot-product task (class 2, trusted everywhere) starts on an E-core.
+ * Then both may run on either CPU. The dot-product task gains from the
+ * P-core thread even beside the spinning sibling; no swap may move the
+ * unknown task, so only a turn does, after which the scalar task is
+ * classified on the E-core and no swap moves the dot-product task back.
+ * Sampled every 10 ms for 3 s: the dot-product task must spend at least
+ * half of the samples on the P-core, and the scalar task must end with a
+ * class.
+ *
+ * Shown to fail: without the rule (unknown partners skipped as before),
+ * on adl-hw the dot-product task stayed on the E-core (0% on the P-core)
+ * and the scalar task ended unclassified (-1). With it: 100%, and the
+ * scalar task ended on the E-core as class 0.
+ */
+TEST_F_TIMEOUT(hw, unknown_beside_busy_sibling_takes_turns, 60)
+{
+	struct part *pt = &self->pt;
+	int p = first_cpu(pt, "p"), e = first_cpu(pt, "e"), sib, share = 0;
+	int samples = 0, cls, j;
+	pid_t spin, scal, dot;
+	cpu_set_t set;
+	char buf[16];
+
+	if (!model_is(pt, "oracle"))
+		SKIP(return, "needs the oracle model");
+	sib = p < 0 ? -1 : sibling_of(pt, p);
+	if (e < 0 || sib < 0)
+		SKIP(return, "needs E-cores and P-cores with SMT");
+	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
+	    atoi(buf) != 2)
+		SKIP(return, "kernel.sched_ipcc is not 2");
+
+	spin = start_work(W_SPIN, sib);
+	usleep(100000);
+	scal = start_work(W_SCALAR, p);
+	dot = start_work(W_DOT, e);
+	/* Let the classes settle (debounce), then free the two tasks. */
+	usleep(500000);
+	cls = task_class(scal);
+	CPU_ZERO(&set);
+	CPU_SET(p, &set);
+	CPU_SET(e, &set);
+	sched_setaffinity(scal, sizeof(set), &set);
+	sched_setaffinity(dot, sizeof(set), &set);
+	for (j = 0; j < 300; j++) {
+		usleep(10000);
+		share += task_cpu(dot) == p;
+		samples++;
+	}
+	TH_LOG("scalar task beside the spinning sibling: class %d", cls);
+	TH_LOG("dot-product task on P-core CPU %d: %d%% of %d samples",
+	       p, 100 * share / samples, samples);
+	cls = task_class(scal);
+	TH_LOG("scalar task at the end: class %d on CPU %d", cls,
+	       task_cpu(scal));
+	stop_work(dot);
+	stop_work(scal);
+	stop_work(spin);
+
+	EXPECT_LE(samples, 2 * share);
+	EXPECT_LE(0, cls);
+}
+
 TEST_HARNESS_MAIN
