@@ -899,6 +899,12 @@ static bool ipcc_swap_pending(int cpu)
 	return atomic_read(per_cpu_ptr(&ipcc_swap_inflight, cpu));
 }
 
+/* A CPU's running task that class logic may move: not idle, movable. */
+static bool ipcc_movable_curr(struct task_struct *p)
+{
+	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p);
+}
+
 /*
  * A task class may swap: running, movable by class, and known (a class
  * or a class mix, sched_ipcc_task_known()). An unknown task's gain is
@@ -906,27 +912,11 @@ static bool ipcc_swap_pending(int cpu)
  * of a P-core for a classified one would let whichever task the hardware
  * classified first take the P-cores (a vector task still unclassified at
  * start lost its P-core to a scalar one, and the swap back was under the
- * threshold).
+ * threshold). It may only take turns (ipcc_unknown_rotatable()).
  */
 static bool ipcc_swappable(struct task_struct *p)
 {
-	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p) &&
-	       sched_ipcc_task_known(p);
-}
-
-/*
- * Whether @p, the running task of @cpu, is unknown to class logic but may
- * take turns with the task of @this_cpu, which looks for a partner
- * (ipcc_unknown_rotatable()). The runtime is read without @cpu's runqueue
- * lock; a stale value only shifts the decision by a tick.
- */
-static bool ipcc_unknown_partner(struct task_struct *p, int cpu,
-				 int this_cpu)
-{
-	return p && !is_idle_task(p) && sched_ipcc_balance_movable(p) &&
-	       !sched_ipcc_task_known(p) &&
-	       ipcc_unknown_rotatable(ipcc_core_shared(cpu, this_cpu),
-				      READ_ONCE(p->se.sum_exec_runtime));
+	return ipcc_movable_curr(p) && sched_ipcc_task_known(p);
 }
 
 /* The domains class swaps work in: asymmetric, not SMT, not NUMA. */
@@ -1027,10 +1017,18 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 			continue;
 
 		b = ipcc_rcu_dereference(cpu_rq(cpu)->curr);
-		unknown = !ipcc_swappable(b);
-		if ((unknown && !ipcc_unknown_partner(b, cpu, this_cpu)) ||
-		    !cpumask_test_cpu(cpu, a->cpus_ptr) ||
+		if (!ipcc_movable_curr(b) || !cpumask_test_cpu(cpu, a->cpus_ptr) ||
 		    !cpumask_test_cpu(this_cpu, b->cpus_ptr))
+			continue;
+		/*
+		 * An unknown partner only takes turns, and only where it may
+		 * never be classified. Its runtime is read without its
+		 * runqueue's lock: a stale value shifts this by a tick.
+		 */
+		unknown = !sched_ipcc_task_known(b);
+		if (unknown &&
+		    !ipcc_unknown_rotatable(ipcc_core_shared(cpu, this_cpu),
+					    READ_ONCE(b->se.sum_exec_runtime)))
 			continue;
 
 		ga = ipcc_smt_gain(a, this_cpu, cpu);

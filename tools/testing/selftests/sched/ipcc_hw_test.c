@@ -865,6 +865,15 @@ static bool model_is(struct part *pt, const char *m)
 	return !strcmp(pt->hw[0].model, m);
 }
 
+/* Whether kernel.sched_ipcc is 2 (full), as the swap cases need. */
+static bool mode_full(void)
+{
+	char buf[16];
+
+	return read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) >= 0 &&
+	       atoi(buf) == 2;
+}
+
 /*
  * oracle: each kind of work gets its class, on a P-core (sibling idle)
  * and on an E-core: the kernel's class of the task, and at least 90% of
@@ -1131,12 +1140,10 @@ TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
 	struct part *pt = &self->pt;
 	pid_t pids[QMP_MAX_CPUS];
 	int i, n = 0, queued, periodic, numa;
-	char buf[16];
 
 	if (first_cpu(pt, "e") < 0 || !model_is(pt, "oracle"))
 		SKIP(return, "needs E-cores and the oracle model");
-	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
-	    atoi(buf) != 2)
+	if (!mode_full())
 		SKIP(return, "kernel.sched_ipcc is not 2");
 	if (trace_set(QUEUE_EVENT "/enable", "0"))
 		SKIP(return, "no workqueue trace events");
@@ -1195,13 +1202,11 @@ TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 	int cpus[4], share[4] = { 0 }, samples = 0, np = 0, ne = 0;
 	pid_t pids[4];
 	cpu_set_t set;
-	char buf[16];
 	int i, j;
 
 	if (!model_is(pt, "oracle"))
 		SKIP(return, "needs the oracle model");
-	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
-	    atoi(buf) != 2)
+	if (!mode_full())
 		SKIP(return, "kernel.sched_ipcc is not 2");
 
 	/* Two P-cores (one thread each), the first two E-cores. */
@@ -1263,12 +1268,10 @@ TEST_F_TIMEOUT(hw, lag_shows_in_proc, 60)
 	struct part *pt = &self->pt;
 	int p = first_cpu(pt, "p"), e = first_cpu(pt, "e"), lag_p, lag_e;
 	pid_t wp, we;
-	char buf[16];
 
 	if (p < 0 || e < 0)
 		SKIP(return, "needs P-cores and E-cores");
-	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
-	    atoi(buf) != 2)
+	if (!mode_full())
 		SKIP(return, "kernel.sched_ipcc is not 2");
 
 	wp = start_work(W_SCALAR, p);
@@ -1315,15 +1318,13 @@ TEST_F_TIMEOUT(hw, unknown_beside_busy_sibling_takes_turns, 60)
 	int samples = 0, cls, j;
 	pid_t spin, scal, dot;
 	cpu_set_t set;
-	char buf[16];
 
 	if (!model_is(pt, "oracle"))
 		SKIP(return, "needs the oracle model");
 	sib = p < 0 ? -1 : sibling_of(pt, p);
 	if (e < 0 || sib < 0)
 		SKIP(return, "needs E-cores and P-cores with SMT");
-	if (read_text("/proc/sys/kernel/sched_ipcc", buf, sizeof(buf)) < 0 ||
-	    atoi(buf) != 2)
+	if (!mode_full())
 		SKIP(return, "kernel.sched_ipcc is not 2");
 
 	spin = start_work(W_SPIN, sib);

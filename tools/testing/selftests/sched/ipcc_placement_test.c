@@ -926,7 +926,7 @@ TEST_F_TIMEOUT(place, tiebreak_pull, 120)
 {
 	struct placement *pl = &self->pl;
 	int src = pl->slot[0], dst = -1, mode, i, tries, moved;
-	int n[2][5] = { { 0 } };
+	int n[2][PULL_ONE + 1] = { { 0 } };
 	enum pull_result r;
 
 	if (!calibrated(pl))
