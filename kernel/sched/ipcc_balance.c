@@ -23,7 +23,7 @@
  * sched_balance_      1, 2  ipcc_break_rq_tie(): the busiest runqueue, when
  * find_src_rq()             the existing rules tie.
  * sched_balance_rq()  2     ipcc_should_swap(): exchange two running
- *                           tasks with migrate_swap() when every CPU is
+ *                           tasks (ipcc_swap_workfn()) when every CPU is
  *                           busy and nothing else moves;
  *                           ipcc_swap_outranks(): leave the partner to a
  *                           task that gains more there.
@@ -63,7 +63,10 @@
  * rq->lock   The pull and misfit hooks run with the source runqueue
  *            locked by fair.c, but for sched_ipcc_misfit_src_ok(),
  *            which reads a remote runqueue's running task under RCU;
- *            the rest runs without runqueue locks.
+ *            the rest decides without runqueue locks. A swap's moves
+ *            (ipcc_move_queued()) take the task's pi_lock and each
+ *            runqueue's lock in turn, as a load balance's detach and
+ *            attach do.
  * RCU        Remote rq->curr is read with ipcc_rcu_dereference() in the
  *            balancer's RCU read-side section (rcu_read_lock(), or in
  *            7.3's newidle balance preemption disabled alone); a task
@@ -72,11 +75,12 @@
  *            get_task_struct() first (swaps). The score table is RCU
  *            protected by the core.
  * per-CPU    A CPU's swap slot is claimed with an atomic flag and
- *            released by its work item, which drops the task references.
- *            ipcc_swap_inflight counts the swaps in flight a CPU takes
- *            part in (atomic): such a CPU is not swapped again until
- *            they are done. Racing deciders may still pick the same
- *            partner; migrate_swap() then finds a task moved.
+ *            released at the swap's end (its work item, or the CPU stop
+ *            that makes the second move), which drops the task
+ *            references. ipcc_swap_inflight counts the swaps in flight a
+ *            CPU takes part in (atomic): such a CPU is not swapped again
+ *            until they are done. Racing deciders may still pick the
+ *            same partner; ipcc_move_queued() then finds a task moved.
  *            The tick's look state (struct ipcc_tick_scan) is read and
  *            written by its CPU's tick only. ipcc_misfit_marked is
  *            written with its CPU's runqueue locked, read by its tick.
@@ -87,7 +91,9 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/mmu_context.h>
+#include <linux/stop_machine.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 
@@ -815,12 +821,17 @@ void ipcc_misfit_tick(struct task_struct *curr)
 }
 
 /*
- * Swaps. Each CPU has one slot: a swap it decided and whose work item
- * has not run yet. migrate_swap() stops both CPUs and waits for them, so
- * it runs from a work item, never from the balancer's softirq.
+ * Swaps. Each CPU has one slot: a swap it decided and that is not done
+ * yet. A swap is two moves of a queued task, each made on the CPU the
+ * task leaves while something else runs there: the deciding CPU's work
+ * item moves that CPU's task (the work item preempted it), then a CPU
+ * stop on the partner's CPU moves the partner. No CPU waits for another,
+ * unlike migrate_swap(), whose stop_two_cpus() holds both CPUs until both
+ * have arrived.
  */
 struct ipcc_swap {
 	struct work_struct	work;
+	struct cpu_stop_work	stop;
 	struct task_struct	*a;
 	struct task_struct	*b;
 	int			cpu_a;
@@ -862,8 +873,7 @@ static bool ipcc_rq_only_fair(int cpu)
  * first CPU: the second task still runs on its CPU, the first one still
  * waits on its own (this work item preempted it), and neither CPU has a
  * task of a higher scheduling class that stopping it would delay.
- * Lockless: migrate_swap() checks the placement again under both
- * runqueue locks.
+ * Lockless: ipcc_move_queued() checks each task again under its locks.
  */
 static bool ipcc_swap_still_due(struct ipcc_swap *s)
 {
@@ -873,12 +883,49 @@ static bool ipcc_swap_still_due(struct ipcc_swap *s)
 	       ipcc_rq_only_fair(s->cpu_a) && ipcc_rq_only_fair(s->cpu_b);
 }
 
-static void ipcc_swap_workfn(struct work_struct *work)
+/*
+ * Move @p from @src_cpu to @dst_cpu, as a load balance moves a queued
+ * task: only when it is still queued there and not running (something
+ * else runs on @src_cpu: the swap's work item or its CPU stop), runnable,
+ * free to migrate and allowed on @dst_cpu, which is active. Takes @p's
+ * pi_lock, then each runqueue's lock in turn; any context but hard IRQ.
+ *
+ * Return: true when @p moved.
+ */
+static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu)
 {
-	struct ipcc_swap *s = container_of(work, struct ipcc_swap, work);
+	struct rq_flags rf;
+	struct rq *rq;
+	bool move;
 
-	if (sched_ipcc_mode() == IPCC_MODE_FULL && ipcc_swap_still_due(s) &&
-	    !ipcc_migrate_swap(s->a, s->b, s->cpu_b, s->cpu_a))
+	rq = task_rq_lock(p, &rf);
+	move = cpu_of(rq) == src_cpu && task_on_rq_queued(p) &&
+	       !task_on_cpu(rq, p) && task_is_running(p) &&
+	       !is_migration_disabled(p) && !kthread_is_per_cpu(p) &&
+	       cpumask_test_cpu(dst_cpu, p->cpus_ptr) && cpu_active(dst_cpu);
+	if (move) {
+		update_rq_clock(rq);
+		deactivate_task(rq, p, DEQUEUE_NOCLOCK);
+		set_task_cpu(p, dst_cpu);
+	}
+	rq_unlock(rq, &rf);
+
+	if (move) {
+		rq = cpu_rq(dst_cpu);
+		rq_lock(rq, &rf);
+		update_rq_clock(rq);
+		activate_task(rq, p, ENQUEUE_NOCLOCK);
+		wakeup_preempt(rq, p, 0);
+		rq_unlock(rq, &rf);
+	}
+	raw_spin_unlock_irqrestore(&p->pi_lock, rf.flags);
+	return move;
+}
+
+/* The end of the swap @s, done when both tasks moved: the slot is free. */
+static void ipcc_swap_end(struct ipcc_swap *s, bool done)
+{
+	if (done)
 		sched_ipcc_account_balance(IPCC_STAT_SWAP, s->a, s->cpu_a,
 					   s->cpu_b, s->gain);
 
@@ -891,6 +938,48 @@ static void ipcc_swap_workfn(struct work_struct *work)
 	put_task_struct(s->a);
 	put_task_struct(s->b);
 	atomic_set_release(&s->busy, 0);
+}
+
+/*
+ * The second half of a swap, a CPU stop on the partner's CPU (preemption
+ * off): the partner, preempted by this stop, goes to the first task's
+ * old CPU. If it no longer waits here (it blocked or moved), the first
+ * task's move stands alone, to a CPU where it gains.
+ */
+static int ipcc_swap_stop(void *arg)
+{
+	struct ipcc_swap *s = arg;
+
+	ipcc_swap_end(s, ipcc_move_queued(s->b, s->cpu_b, s->cpu_a));
+	return 0;
+}
+
+/*
+ * The first half, on the deciding CPU's high-priority kworker, which
+ * preempted the deciding CPU's task: that task goes to the partner's CPU,
+ * then a CPU stop there moves the partner back here. Between the two the
+ * first task waits behind the partner, for as long as the stop takes to
+ * start.
+ */
+static void ipcc_swap_workfn(struct work_struct *work)
+{
+	struct ipcc_swap *s = container_of(work, struct ipcc_swap, work);
+
+	if (sched_ipcc_mode() == IPCC_MODE_FULL && ipcc_swap_still_due(s) &&
+	    ipcc_move_queued(s->a, s->cpu_a, s->cpu_b)) {
+		/*
+		 * Not preemptible, as the balancer queues an active balance:
+		 * a CPU that is active here cannot park its stopper before
+		 * this CPU lets stop_machine() run, so the stop is queued and
+		 * runs.
+		 */
+		guard(preempt)();
+		if (cpu_active(s->cpu_b)) {
+			stop_one_cpu_nowait(s->cpu_b, ipcc_swap_stop, s, &s->stop);
+			return;
+		}
+	}
+	ipcc_swap_end(s, false);
 }
 
 /* Whether @cpu takes part in a swap that is not done yet. */

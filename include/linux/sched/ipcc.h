@@ -775,8 +775,9 @@ static inline bool sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
  * %SD_ASYM_CPUCAPACITY; not the SMT level, not NUMA) that holds a CPU
  * where the class of this CPU's running task scores better than here:
  * looks for the busy CPU of @sd whose running task and this CPU's would
- * gain most from trading places, and has migrate_swap() exchange them
- * from a work item when ipcc_should_swap() agrees. Both tasks must be
+ * gain most from trading places, and has them exchanged (a work item
+ * moves this CPU's task, a CPU stop the other) when ipcc_should_swap()
+ * agrees. Both tasks must be
  * fair tasks that sched_ipcc_balance_gain() does not treat as neutral.
  *
  * Context: softirq, RCU read lock held (sched_balance_rq()), no

@@ -1132,8 +1132,8 @@ static void unpin(pid_t pid)
  *
  * The same swaps must not fire NUMA balancing's sched_swap_numa
  * tracepoint, which tools read as NUMA swaps (IPCC swaps stay within a
- * node; NUMA balancing's cross nodes). Shown to fail before IPCC called
- * migrate_swap() untraced: one event per swap done.
+ * node; NUMA balancing's cross nodes). Shown to fail when the series
+ * swapped with migrate_swap() and its tracepoint: one event per swap.
  */
 TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
 {
