@@ -106,6 +106,7 @@ class FixedWorkMetrics(unittest.TestCase):
         # Two chunks on two P-cores: 360 ms each at best.
         self.assertAlmostEqual(m["bound_ms"], 360.0, places=3)
         self.assertAlmostEqual(m["makespan_eff"], 360 / (0.9 * 900))
+        self.assertAlmostEqual(m["makespan_eff_wall"], 360 / 900)
         ntt = [0.9 * 400 / 360, 0.9 * 900 / 360]
         self.assertAlmostEqual(m["stp"], sum(1 / x for x in ntt))
         self.assertAlmostEqual(m["antt"], sum(ntt) / 2)
