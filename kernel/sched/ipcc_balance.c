@@ -885,9 +885,10 @@ static bool ipcc_swap_still_due(struct ipcc_swap *s)
 
 /*
  * Move @p from @src_cpu to @dst_cpu, as a load balance moves a queued
- * task: only when it is still queued there and not running (something
- * else runs on @src_cpu: the swap's work item or its CPU stop), runnable,
- * free to migrate and allowed on @dst_cpu, which is active. Takes @p's
+ * task: only when it is still a fair task queued there and not running
+ * (something else runs on @src_cpu: the swap's work item or its CPU
+ * stop), runnable, free to migrate and allowed on @dst_cpu, which is
+ * active. Takes @p's
  * pi_lock, then each runqueue's lock in turn; any context but hard IRQ.
  *
  * Return: true when @p moved.
@@ -899,7 +900,8 @@ static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu)
 	bool move;
 
 	rq = task_rq_lock(p, &rf);
-	move = cpu_of(rq) == src_cpu && task_on_rq_queued(p) &&
+	move = cpu_of(rq) == src_cpu && p->sched_class == &fair_sched_class &&
+	       task_on_rq_queued(p) &&
 	       !task_on_cpu(rq, p) && task_is_running(p) &&
 	       !is_migration_disabled(p) && !kthread_is_per_cpu(p) &&
 	       cpumask_test_cpu(dst_cpu, p->cpus_ptr) && cpu_active(dst_cpu);
@@ -943,14 +945,18 @@ static void ipcc_swap_end(struct ipcc_swap *s, bool done)
 /*
  * The second half of a swap, a CPU stop on the partner's CPU (preemption
  * off): the partner, preempted by this stop, goes to the first task's
- * old CPU. If it no longer waits here (it blocked or moved), the first
- * task's move stands alone, to a CPU where it gains.
+ * old CPU, if the first task is still here. A newly idle balance of the
+ * first task's old CPU may have pulled it back meanwhile (a task just
+ * moved is never cache hot); then both stay. If the partner no longer
+ * waits here (it blocked or moved), the first task's move stands alone,
+ * to a CPU where it gains.
  */
 static int ipcc_swap_stop(void *arg)
 {
 	struct ipcc_swap *s = arg;
 
-	ipcc_swap_end(s, ipcc_move_queued(s->b, s->cpu_b, s->cpu_a));
+	ipcc_swap_end(s, task_cpu(s->a) == s->cpu_b &&
+		      ipcc_move_queued(s->b, s->cpu_b, s->cpu_a));
 	return 0;
 }
 
