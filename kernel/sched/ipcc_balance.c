@@ -64,9 +64,9 @@
  *            locked by fair.c, but for sched_ipcc_misfit_src_ok(),
  *            which reads a remote runqueue's running task under RCU;
  *            the rest decides without runqueue locks. A swap's moves
- *            (ipcc_move_queued()) take the task's pi_lock and each
- *            runqueue's lock in turn, as a load balance's detach and
- *            attach do.
+ *            (ipcc_move_queued()) lock both runqueues, as an RT push
+ *            does: that keeps the task queued where it was and its
+ *            affinity as read.
  * RCU        Remote rq->curr is read with ipcc_rcu_dereference() in the
  *            balancer's RCU read-side section (rcu_read_lock(), or in
  *            7.3's newidle balance preemption disabled alone); a task
@@ -884,44 +884,30 @@ static bool ipcc_swap_still_due(struct ipcc_swap *s)
 }
 
 /*
- * Move @p from @src_cpu to @dst_cpu, as a load balance moves a queued
- * task: only when it is still a fair task queued there and not running
- * (something else runs on @src_cpu: the swap's work item or its CPU
- * stop), runnable, free to migrate and allowed on @dst_cpu, which is
- * active. Takes @p's
- * pi_lock, then each runqueue's lock in turn; any context but hard IRQ.
+ * Move @p from @src_cpu to @dst_cpu as an RT push moves a queued task,
+ * with both runqueues locked: only when it is still a fair task queued
+ * there and not running (something else runs on @src_cpu: the swap's
+ * work item or its CPU stop), runnable, free to migrate and allowed on
+ * @dst_cpu, which is active. The two locks keep it queued where it is
+ * and its affinity as read. Any context but hard IRQ.
  *
  * Return: true when @p moved.
  */
 static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu)
 {
-	struct rq_flags rf;
-	struct rq *rq;
-	bool move;
+	struct rq *src = cpu_rq(src_cpu), *dst = cpu_rq(dst_cpu);
 
-	rq = task_rq_lock(p, &rf);
-	move = cpu_of(rq) == src_cpu && p->sched_class == &fair_sched_class &&
-	       task_on_rq_queued(p) &&
-	       !task_on_cpu(rq, p) && task_is_running(p) &&
-	       !is_migration_disabled(p) && !kthread_is_per_cpu(p) &&
-	       cpumask_test_cpu(dst_cpu, p->cpus_ptr) && cpu_active(dst_cpu);
-	if (move) {
-		update_rq_clock(rq);
-		deactivate_task(rq, p, DEQUEUE_NOCLOCK);
-		set_task_cpu(p, dst_cpu);
-	}
-	rq_unlock(rq, &rf);
+	guard(irqsave)();
+	guard(double_rq_lock)(src, dst);
+	if (task_cpu(p) != src_cpu || p->sched_class != &fair_sched_class ||
+	    !task_on_rq_queued(p) || task_on_cpu(src, p) ||
+	    !task_is_running(p) || is_migration_disabled(p) ||
+	    kthread_is_per_cpu(p) || !cpumask_test_cpu(dst_cpu, p->cpus_ptr) ||
+	    !cpu_active(dst_cpu))
+		return false;
 
-	if (move) {
-		rq = cpu_rq(dst_cpu);
-		rq_lock(rq, &rf);
-		update_rq_clock(rq);
-		activate_task(rq, p, ENQUEUE_NOCLOCK);
-		wakeup_preempt(rq, p, 0);
-		rq_unlock(rq, &rf);
-	}
-	raw_spin_unlock_irqrestore(&p->pi_lock, rf.flags);
-	return move;
+	move_queued_task_locked(src, dst, p);
+	return true;
 }
 
 /* The end of the swap @s, done when both tasks moved: the slot is free. */
