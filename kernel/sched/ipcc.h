@@ -89,6 +89,17 @@ int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
 #define IPCC_ROTATE_TICKS	4
 
 /**
+ * define IPCC_ROTATE_BUSY - how busy a task must be to take a turn
+ *
+ * A task takes a turn on another CPU by rotation only while its PELT
+ * runnable average is at least this much of %SCHED_CAPACITY_SCALE (three
+ * quarters): it is runnable most of the time. A task that sleeps part of
+ * every period leaves the CPU it took idle then, and no task is queued
+ * anywhere to fill it (the tasks that took turns each had a CPU).
+ */
+#define IPCC_ROTATE_BUSY	(SCHED_CAPACITY_SCALE * 3 / 4)
+
+/**
  * define IPCC_MISFIT_THRESHOLD_DEFAULT - default of ``misfit_threshold``
  *
  * A task whose class scores this much better (a quarter of the scale) on
@@ -144,6 +155,7 @@ enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
 				     int threshold, u64 now, u64 last_swap,
 				     u64 ratelimit, bool pending);
 bool ipcc_unknown_rotatable(bool shared, u64 runtime);
+bool ipcc_rotation_busy(unsigned long runnable);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same);
 

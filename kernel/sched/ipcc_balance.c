@@ -386,6 +386,25 @@ bool ipcc_unknown_rotatable(bool shared, u64 runtime)
 }
 
 /**
+ * ipcc_rotation_busy() - whether a task is busy enough to take a turn
+ * @runnable: the task's PELT runnable average (&struct sched_avg)
+ *
+ * Rotation shares the faster CPUs among tasks that compete for them all
+ * the time. A task that runs only part of every period (a duty-cycled
+ * thread, a spin-wait that sleeps between its rounds) would leave the
+ * faster CPU idle whenever it sleeps, while the task it took the turn
+ * from waits on a slower one: the swap then costs more than the estimate
+ * of the gains says. Only a task runnable at least %IPCC_ROTATE_BUSY of
+ * the time takes a turn; gain swaps are not limited.
+ *
+ * Return: true when the task may take a turn.
+ */
+bool ipcc_rotation_busy(unsigned long runnable)
+{
+	return runnable >= IPCC_ROTATE_BUSY;
+}
+
+/**
  * ipcc_swap_outranks() - whether another task should have a swap partner
  * @gain:       gain of the task whose CPU found the partner, moving there
  * @gain_other: gain of another CPU's task moving to the partner's CPU
@@ -1076,7 +1095,7 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	int cpu, ga, gb, best_cpu = -1, best_gain = 0, best_ga = 0;
 	unsigned int lag_a, lag_b, best_lag = 0;
 	struct task_struct *a, *b, *best = NULL;
-	bool rotate = false, unknown;
+	bool rotate = false, unknown, busy;
 	enum ipcc_look look, res = IPCC_LOOK_NONE;
 	struct ipcc_swap *s;
 	u64 now, last_a, last;
@@ -1092,6 +1111,8 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 	now = ipcc_now();
 	last_a = READ_ONCE(per_cpu(ipcc_last_swap, this_cpu));
 	lag_a = READ_ONCE(a->ipcc.lag);
+	/* Written by this CPU with its runqueue locked; a stale read is fine. */
+	busy = ipcc_rotation_busy(READ_ONCE(a->se.avg.runnable_avg));
 
 	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
 		if (cpu == this_cpu)
@@ -1125,7 +1146,7 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 						   IPCC_SWAP_RATELIMIT_NS,
 						   ipcc_swap_pending(cpu));
 		}
-		if (look == IPCC_LOOK_NONE && (!best || rotate)) {
+		if (look == IPCC_LOOK_NONE && busy && (!best || rotate)) {
 			lag_b = READ_ONCE(b->ipcc.lag);
 			look = ipcc_rotate_candidate(ga, gb, lag_a, lag_b,
 						     threshold, now, last,

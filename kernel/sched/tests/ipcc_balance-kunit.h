@@ -420,6 +420,25 @@ static void ipcc_test_rotate_candidate(struct kunit *test)
 			IPCC_LOOK_NONE);
 }
 
+static void ipcc_test_rotation_busy(struct kunit *test)
+{
+	/* Runnable three quarters of the time or more: busy. */
+	KUNIT_EXPECT_TRUE(test, ipcc_rotation_busy(IPCC_ROTATE_BUSY));
+	KUNIT_EXPECT_TRUE(test, ipcc_rotation_busy(SCHED_CAPACITY_SCALE));
+	KUNIT_EXPECT_FALSE(test, ipcc_rotation_busy(IPCC_ROTATE_BUSY - 1));
+	KUNIT_EXPECT_FALSE(test, ipcc_rotation_busy(0));
+	/*
+	 * Running 6 ms of every 10 ms (bench's lnl-duty spin-wait tasks),
+	 * the PELT average (32 ms half-life) swings between 0.574 and 0.626
+	 * of the scale: never busy. A busy task that shares its CPU stays
+	 * runnable all the time, near the scale.
+	 */
+	KUNIT_EXPECT_FALSE(test,
+			   ipcc_rotation_busy(SCHED_CAPACITY_SCALE * 626 / 1000));
+	KUNIT_EXPECT_TRUE(test,
+			  ipcc_rotation_busy(SCHED_CAPACITY_SCALE * 95 / 100));
+}
+
 static void ipcc_test_unknown_rotatable(struct kunit *test)
 {
 	/* Beside a busy sibling, once the debounce had its chance. */
@@ -811,6 +830,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_lag_update),
 	KUNIT_CASE(ipcc_test_rotate_candidate),
 	KUNIT_CASE(ipcc_test_unknown_rotatable),
+	KUNIT_CASE(ipcc_test_rotation_busy),
 	KUNIT_CASE(ipcc_test_rotation_shares),
 	KUNIT_CASE(ipcc_test_class_misfit),
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
@@ -200,7 +201,38 @@ static void work_loop(enum work w)
 	}
 }
 
-static pid_t start_work(enum work w, int cpu)
+/* CLOCK_MONOTONIC in ms. */
+static long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Run vector work for @on_ms of every @period_ms and sleep the rest, until
+ * killed: a duty-cycled task, runnable @on_ms / @period_ms of the time.
+ */
+static void duty_loop(int on_ms, int period_ms)
+{
+	long start;
+	int i;
+
+	for (;;) {
+		start = mono_ms();
+		while (mono_ms() - start < on_ms) {
+			for (i = 0; i < 1000; i++)
+				asm volatile("pmaddwd %%xmm1, %%xmm0\n\t"
+					     "pmaddwd %%xmm3, %%xmm2\n\t"
+					     ::: "xmm0", "xmm2");
+		}
+		usleep((period_ms - on_ms) * 1000);
+	}
+}
+
+/* Fork a child pinned to @cpu. Return: 0 in the child, its pid here. */
+static pid_t fork_pinned(int cpu)
 {
 	cpu_set_t set;
 	pid_t pid;
@@ -208,10 +240,29 @@ static pid_t start_work(enum work w, int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	pid = fork();
+	if (!pid && sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	return pid;
+}
+
+static pid_t start_work(enum work w, int cpu)
+{
+	pid_t pid = fork_pinned(cpu);
+
 	if (!pid) {
-		if (sched_setaffinity(0, sizeof(set), &set))
-			_exit(1);
 		work_loop(w);
+		_exit(0);
+	}
+	return pid;
+}
+
+/* A duty_loop() task on @cpu. */
+static pid_t start_duty(int cpu, int on_ms, int period_ms)
+{
+	pid_t pid = fork_pinned(cpu);
+
+	if (!pid) {
+		duty_loop(on_ms, period_ms);
 		_exit(0);
 	}
 	return pid;
@@ -1196,20 +1247,14 @@ TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
  * on lnl-hw the tasks that started on the E-cores stayed there (0% and
  * 0% on a P-core).
  */
-TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
+/*
+ * Two P-cores (one thread of each) in @cpus[0..1] and the first two
+ * E-cores in @cpus[2..3]; false when the part has fewer.
+ */
+static bool pick_turn_cpus(struct part *pt, int cpus[4])
 {
-	struct part *pt = &self->pt;
-	int cpus[4], share[4] = { 0 }, samples = 0, np = 0, ne = 0;
-	pid_t pids[4];
-	cpu_set_t set;
-	int i, j;
+	int i, np = 0, ne = 0;
 
-	if (!model_is(pt, "oracle"))
-		SKIP(return, "needs the oracle model");
-	if (!mode_full())
-		SKIP(return, "kernel.sched_ipcc is not 2");
-
-	/* Two P-cores (one thread each), the first two E-cores. */
 	for (i = 0; i < pt->nr && (np < 2 || ne < 2); i++) {
 		int cpu = pt->cpu_of[i];
 
@@ -1221,16 +1266,22 @@ TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 		else if (!strcmp(pt->hw[i].type, "e") && ne < 2)
 			cpus[2 + ne++] = cpu;
 	}
-	if (np < 2 || ne < 2)
-		SKIP(return, "needs two P-cores and two E-cores");
+	return np == 2 && ne == 2;
+}
+
+/*
+ * Free the four tasks @pids to run on the four CPUs @cpus, sample each
+ * one's CPU every 10 ms for 3 s and count in @share the samples on the
+ * P-cores (@cpus[0..1]). Return: the number of samples.
+ */
+static int sample_turns(const pid_t pids[4], const int cpus[4], int share[4])
+{
+	cpu_set_t set;
+	int i, j;
 
 	CPU_ZERO(&set);
-	for (i = 0; i < 4; i++) {
-		pids[i] = start_work(W_DOT, cpus[i]);
+	for (i = 0; i < 4; i++)
 		CPU_SET(cpus[i], &set);
-	}
-	/* Let the classes settle (debounce), then free the tasks. */
-	usleep(500000);
 	for (i = 0; i < 4; i++)
 		sched_setaffinity(pids[i], sizeof(set), &set);
 	for (j = 0; j < 300; j++) {
@@ -1240,8 +1291,29 @@ TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 
 			share[i] += cpu == cpus[0] || cpu == cpus[1];
 		}
-		samples++;
 	}
+	return j;
+}
+
+TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
+{
+	struct part *pt = &self->pt;
+	int cpus[4], share[4] = { 0 }, samples;
+	pid_t pids[4];
+	int i;
+
+	if (!model_is(pt, "oracle"))
+		SKIP(return, "needs the oracle model");
+	if (!mode_full())
+		SKIP(return, "kernel.sched_ipcc is not 2");
+	if (!pick_turn_cpus(pt, cpus))
+		SKIP(return, "needs two P-cores and two E-cores");
+
+	for (i = 0; i < 4; i++)
+		pids[i] = start_work(W_DOT, cpus[i]);
+	/* Let the classes settle (debounce), then free the tasks. */
+	usleep(500000);
+	samples = sample_turns(pids, cpus, share);
 	for (i = 0; i < 4; i++)
 		stop_work(pids[i]);
 
@@ -1251,6 +1323,56 @@ TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 	       100 * share[2] / samples, 100 * share[3] / samples);
 	for (i = 0; i < 4; i++)
 		EXPECT_LE(samples, 4 * share[i]);
+}
+
+/*
+ * Only busy tasks take turns (ipcc_rotation_busy()).
+ *
+ * Four dot-product tasks (class 2) as above, but the two that start on
+ * the P-cores run 6 ms of every 10 ms and sleep the rest. The busy tasks
+ * on the E-cores lag behind and take a turn each; the duty-cycled ones,
+ * runnable 60% of the time, must not take the turns back, or the P-cores
+ * would idle whenever they sleep, with a busy task waiting on an E-core.
+ * Each busy task must spend at least three quarters of the samples on a
+ * P-core, each duty-cycled one at most a quarter.
+ *
+ * Shown to fail: on lnl-hw with the kernel before ipcc_rotation_busy(),
+ * the duty-cycled tasks spent 46% and 39% of the samples on a P-core and
+ * the busy ones 73% and 74% (39% 44%, 73% 74% in a second run); with it,
+ * 0% 0% and 100% 99%.
+ */
+TEST_F_TIMEOUT(hw, duty_cycled_tasks_take_no_turns, 120)
+{
+	struct part *pt = &self->pt;
+	int cpus[4], share[4] = { 0 }, samples;
+	pid_t pids[4];
+	int i;
+
+	if (!model_is(pt, "oracle"))
+		SKIP(return, "needs the oracle model");
+	if (!mode_full())
+		SKIP(return, "kernel.sched_ipcc is not 2");
+	if (!pick_turn_cpus(pt, cpus))
+		SKIP(return, "needs two P-cores and two E-cores");
+
+	pids[0] = start_duty(cpus[0], 6, 10);
+	pids[1] = start_duty(cpus[1], 6, 10);
+	pids[2] = start_work(W_DOT, cpus[2]);
+	pids[3] = start_work(W_DOT, cpus[3]);
+	/* Classes and PELT averages settle, then the tasks are free. */
+	usleep(500000);
+	samples = sample_turns(pids, cpus, share);
+	for (i = 0; i < 4; i++)
+		stop_work(pids[i]);
+
+	TH_LOG("CPUs %d,%d (P) %d,%d (E): on a P-core %d%% %d%% (60%% duty) %d%% %d%% (busy)",
+	       cpus[0], cpus[1], cpus[2], cpus[3],
+	       100 * share[0] / samples, 100 * share[1] / samples,
+	       100 * share[2] / samples, 100 * share[3] / samples);
+	for (i = 0; i < 2; i++)
+		EXPECT_GE(samples, 4 * share[i]);
+	for (i = 2; i < 4; i++)
+		EXPECT_LE(3 * samples, 4 * share[i]);
 }
 
 /*
