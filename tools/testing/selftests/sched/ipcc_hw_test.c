@@ -1270,15 +1270,19 @@ static bool pick_turn_cpus(struct part *pt, int cpus[4])
 }
 
 /*
- * Free the four tasks @pids to run on the four CPUs @cpus, sample each
- * one's CPU every 10 ms for 3 s and count in @share the samples on the
- * P-cores (@cpus[0..1]). Return: the number of samples.
+ * After the classes and PELT averages of the four tasks @pids (@what,
+ * for the log) settled where they started, free them to run on the four
+ * CPUs @cpus, sample each one's CPU every 10 ms for 3 s, counting in
+ * @share the samples on the P-cores (@cpus[0..1]), and stop them.
+ * Return: the number of samples.
  */
-static int sample_turns(const pid_t pids[4], const int cpus[4], int share[4])
+static int sample_turns(const pid_t pids[4], const int cpus[4], int share[4],
+			const char * const what[4])
 {
 	cpu_set_t set;
 	int i, j;
 
+	usleep(500000);
 	CPU_ZERO(&set);
 	for (i = 0; i < 4; i++)
 		CPU_SET(cpus[i], &set);
@@ -1292,35 +1296,44 @@ static int sample_turns(const pid_t pids[4], const int cpus[4], int share[4])
 			share[i] += cpu == cpus[0] || cpu == cpus[1];
 		}
 	}
+	for (i = 0; i < 4; i++)
+		stop_work(pids[i]);
+
+	ksft_print_msg("CPUs %d,%d (P) %d,%d (E): on a P-core %s %d%%, %s %d%%, %s %d%%, %s %d%%\n",
+		       cpus[0], cpus[1], cpus[2], cpus[3],
+		       what[0], 100 * share[0] / j, what[1], 100 * share[1] / j,
+		       what[2], 100 * share[2] / j, what[3], 100 * share[3] / j);
 	return j;
+}
+
+/*
+ * Why the turn tests cannot run here, or NULL, with the CPUs they use in
+ * @cpus (pick_turn_cpus()).
+ */
+static const char *turns_skip(struct part *pt, int cpus[4])
+{
+	if (!model_is(pt, "oracle"))
+		return "needs the oracle model";
+	if (!mode_full())
+		return "kernel.sched_ipcc is not 2";
+	if (!pick_turn_cpus(pt, cpus))
+		return "needs two P-cores and two E-cores";
+	return NULL;
 }
 
 TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 {
-	struct part *pt = &self->pt;
-	int cpus[4], share[4] = { 0 }, samples;
+	static const char * const dot4[4] = { "dot", "dot", "dot", "dot" };
+	int cpus[4], share[4] = { 0 }, samples, i;
+	const char *skip = turns_skip(&self->pt, cpus);
 	pid_t pids[4];
-	int i;
 
-	if (!model_is(pt, "oracle"))
-		SKIP(return, "needs the oracle model");
-	if (!mode_full())
-		SKIP(return, "kernel.sched_ipcc is not 2");
-	if (!pick_turn_cpus(pt, cpus))
-		SKIP(return, "needs two P-cores and two E-cores");
+	if (skip)
+		SKIP(return, "%s", skip);
 
 	for (i = 0; i < 4; i++)
 		pids[i] = start_work(W_DOT, cpus[i]);
-	/* Let the classes settle (debounce), then free the tasks. */
-	usleep(500000);
-	samples = sample_turns(pids, cpus, share);
-	for (i = 0; i < 4; i++)
-		stop_work(pids[i]);
-
-	TH_LOG("CPUs %d,%d (P) %d,%d (E): on a P-core %d%% %d%% %d%% %d%%",
-	       cpus[0], cpus[1], cpus[2], cpus[3],
-	       100 * share[0] / samples, 100 * share[1] / samples,
-	       100 * share[2] / samples, 100 * share[3] / samples);
+	samples = sample_turns(pids, cpus, share, dot4);
 	for (i = 0; i < 4; i++)
 		EXPECT_LE(samples, 4 * share[i]);
 }
@@ -1343,32 +1356,20 @@ TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
  */
 TEST_F_TIMEOUT(hw, duty_cycled_tasks_take_no_turns, 120)
 {
-	struct part *pt = &self->pt;
-	int cpus[4], share[4] = { 0 }, samples;
+	static const char * const what[4] = { "60% duty", "60% duty",
+					       "busy", "busy" };
+	int cpus[4], share[4] = { 0 }, samples, i;
+	const char *skip = turns_skip(&self->pt, cpus);
 	pid_t pids[4];
-	int i;
 
-	if (!model_is(pt, "oracle"))
-		SKIP(return, "needs the oracle model");
-	if (!mode_full())
-		SKIP(return, "kernel.sched_ipcc is not 2");
-	if (!pick_turn_cpus(pt, cpus))
-		SKIP(return, "needs two P-cores and two E-cores");
+	if (skip)
+		SKIP(return, "%s", skip);
 
 	pids[0] = start_duty(cpus[0], 6, 10);
 	pids[1] = start_duty(cpus[1], 6, 10);
 	pids[2] = start_work(W_DOT, cpus[2]);
 	pids[3] = start_work(W_DOT, cpus[3]);
-	/* Classes and PELT averages settle, then the tasks are free. */
-	usleep(500000);
-	samples = sample_turns(pids, cpus, share);
-	for (i = 0; i < 4; i++)
-		stop_work(pids[i]);
-
-	TH_LOG("CPUs %d,%d (P) %d,%d (E): on a P-core %d%% %d%% (60%% duty) %d%% %d%% (busy)",
-	       cpus[0], cpus[1], cpus[2], cpus[3],
-	       100 * share[0] / samples, 100 * share[1] / samples,
-	       100 * share[2] / samples, 100 * share[3] / samples);
+	samples = sample_turns(pids, cpus, share, what);
 	for (i = 0; i < 2; i++)
 		EXPECT_GE(samples, 4 * share[i]);
 	for (i = 2; i < 4; i++)
