@@ -155,12 +155,26 @@ enum work { W_SCALAR, W_VECTOR, W_DOT, W_SPIN };
 /* A flag that is never set: the spin-wait waits for it forever. */
 static int spin_flag;
 
-/* Run @w until killed. Each loop is mostly of its one kind. */
-static void work_loop(enum work w)
+/* CLOCK_MONOTONIC in ms. */
+static long mono_ms(void)
 {
-	unsigned long x = 88172645463325252UL, acc = 0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Run @w until killed, or (@until_ms, CLOCK_MONOTONIC, not 0) until then;
+ * W_SPIN never returns. Each loop is mostly of its one kind.
+ */
+static void work_loop(enum work w, long until_ms)
+{
+	unsigned long x = 88172645463325252UL, acc = 0, n = 0;
 
 	for (;;) {
+		if (until_ms && !(++n & 1023) && mono_ms() >= until_ms)
+			return;
 		switch (w) {
 		case W_SCALAR:
 			/* Integer arithmetic only. */
@@ -201,32 +215,15 @@ static void work_loop(enum work w)
 	}
 }
 
-/* CLOCK_MONOTONIC in ms. */
-static long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
- * Run vector work for @on_ms of every @period_ms and sleep the rest, until
- * killed: a duty-cycled task, runnable @on_ms / @period_ms of the time.
+ * Run dot-product work for @on_ms of every @period_ms and sleep the rest,
+ * until killed: a duty-cycled task, runnable @on_ms / @period_ms of the
+ * time.
  */
 static void duty_loop(int on_ms, int period_ms)
 {
-	long start;
-	int i;
-
 	for (;;) {
-		start = mono_ms();
-		while (mono_ms() - start < on_ms) {
-			for (i = 0; i < 1000; i++)
-				asm volatile("pmaddwd %%xmm1, %%xmm0\n\t"
-					     "pmaddwd %%xmm3, %%xmm2\n\t"
-					     ::: "xmm0", "xmm2");
-		}
+		work_loop(W_DOT, mono_ms() + on_ms);
 		usleep((period_ms - on_ms) * 1000);
 	}
 }
@@ -250,7 +247,7 @@ static pid_t start_work(enum work w, int cpu)
 	pid_t pid = fork_pinned(cpu);
 
 	if (!pid) {
-		work_loop(w);
+		work_loop(w, 0);
 		_exit(0);
 	}
 	return pid;
@@ -1234,20 +1231,6 @@ TEST_F_TIMEOUT(hw, tick_swap_search_reaches_p_cores, 120)
 }
 
 /*
- * Tasks of one class take turns on the P-cores (ipcc_rotate_candidate()).
- *
- * Two dot-product tasks (class 2) start on two P-cores and two on two
- * E-cores, then all four may run on those four CPUs. Every swap between
- * them gains nothing, and the load is balanced, so only a rotation by
- * progress lag moves a task of the E-cores up. Each task's CPU is sampled
- * every 10 ms for 3 s: each must spend at least a quarter of the samples
- * on a P-core (about a half when they take turns).
- *
- * Shown to fail: with ipcc_rotate_candidate() never finding a turn due,
- * on lnl-hw the tasks that started on the E-cores stayed there (0% and
- * 0% on a P-core).
- */
-/*
  * Two P-cores (one thread of each) in @cpus[0..1] and the first two
  * E-cores in @cpus[2..3]; false when the part has fewer.
  */
@@ -1321,6 +1304,20 @@ static const char *turns_skip(struct part *pt, int cpus[4])
 	return NULL;
 }
 
+/*
+ * Tasks of one class take turns on the P-cores (ipcc_rotate_candidate()).
+ *
+ * Two dot-product tasks (class 2) start on two P-cores and two on two
+ * E-cores, then all four may run on those four CPUs. Every swap between
+ * them gains nothing, and the load is balanced, so only a rotation by
+ * progress lag moves a task of the E-cores up. Each task's CPU is sampled
+ * every 10 ms for 3 s: each must spend at least a quarter of the samples
+ * on a P-core (about a half when they take turns).
+ *
+ * Shown to fail: with ipcc_rotate_candidate() never finding a turn due,
+ * on lnl-hw the tasks that started on the E-cores stayed there (0% and
+ * 0% on a P-core).
+ */
 TEST_F_TIMEOUT(hw, same_class_tasks_take_turns, 120)
 {
 	static const char * const dot4[4] = { "dot", "dot", "dot", "dot" };
