@@ -9,12 +9,19 @@
 #                 not installed)
 #   changes       the series on (SCHED_IPCC, the Thread Director/HFI
 #                 backend X86_IPCC_ITD with INTEL_HFI_THERMAL), every
-#                 KUnit test off, no debug info, and
-#                 no Debian signing certificates (not available here)
+#                 KUnit test off, no Debian signing certificates (not
+#                 available here; modules are signed with a key made for
+#                 the build), and what this machine's toolchain cannot
+#                 build turned off by olddefconfig (Rust, without a
+#                 bindgen); out/deb/config-delta.txt lists every
+#                 difference. Debug info stays as configured (Debian's
+#                 BTF, which sched_ext needs), but no -dbg package
 #   output        out/deb/*.deb
 #
 # DEB_CONFIG_ONLY=1 stops after writing and checking the .config (a few
-# seconds; the full build takes hours on two cores).
+# seconds; the full build takes hours on two cores). The build directory
+# ($KCACHE/deb) is kept: a build stopped part way (Ctrl-C) resumes where
+# it stopped.
 #
 # DEB_CONFIG=test builds the packaging check instead: the test kernel's
 # options (harness/config/, what make build configured) with what booting
@@ -75,11 +82,13 @@ $sc -e SMP -e SCHED_MC -e SCHED_MC_PRIO -e CPU_SUP_INTEL -e NET -e THERMAL \
 	-e X86_THERMAL_VECTOR -e INTEL_HFI_THERMAL \
 	-e SCHED_IPCC -e X86_IPCC_ITD \
 	-d SCHED_IPCC_KUNIT_TEST -d X86_IPCC_ITD_KUNIT_TEST \
-	-d DEBUG_INFO -d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
-	-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE -d DEBUG_INFO_BTF \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 	--set-str MODULE_SIG_KEY "certs/signing_key.pem" \
 	--set-str LOCALVERSION "-ipcc$suffix" -d LOCALVERSION_AUTO
+# The packaging check has no use for debug info. A distribution's config
+# keeps its own: with it go BTF and what needs BTF (sched_ext among them).
+[ -n "$suffix" ] && $sc -d DEBUG_INFO -d DEBUG_INFO_DWARF5 -d DEBUG_INFO_DWARF4 \
+	-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -e DEBUG_INFO_NONE -d DEBUG_INFO_BTF
 [ -n "$suffix" ] && $sc -d KUNIT -e MODULES -e BLOCK -e VIRTIO_MENU -e PCI -m VIRTIO_PCI \
 	-m VIRTIO_BLK -m EXT4_FS -m CRC32C -e UNIX -e INET -e INOTIFY_USER \
 	-e FHANDLE -e SIGNALFD -e TIMERFD -e EPOLL -e CGROUPS -e AUTOFS_FS \
@@ -94,12 +103,34 @@ for want in $wants; do
 done
 [ $bad = 0 ] || die "the configuration does not have the series on (see above)"
 msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; KUnit off)"
+# What differs from the config it started from, apart from the toolchain's
+# own records (compiler, assembler, linker, pahole and rustc versions and
+# what they support): the series' options, and what this machine's
+# toolchain cannot build (Rust without bindgen, for one).
+delta=$OUT/deb/config-delta$suffix.txt
+{
+	echo "# $(basename "$cfg") -> $build/.config on $BASE ($BASE_VERSION)"
+	echo "# - only in the base config, + only in ours (toolchain records left out)"
+	diff <(grep '^CONFIG_' "$cfg" | sort) <(grep '^CONFIG_' "$build/.config" | sort) |
+		sed -n 's/^< /- /p; s/^> /+ /p' |
+		grep -Ev '^[-+] CONFIG_((CC|AS|LD|GCC|CLANG|PAHOLE|RUSTC|BINDGEN)_[A-Z0-9_]*|TOOLS_SUPPORT_[A-Z0-9_]*)='
+} >"$delta"
+msg "differences from the base config: $delta ($(grep -c '^[-+]' "$delta") lines)"
 [ "${DEB_CONFIG_ONLY:-}" = 1 ] && exit 0
 
 msg "building Debian packages (bindeb-pkg; hours on a small machine; log: $OUT/deb/build.log)"
 rm -f "$KCACHE"/*.deb "$KCACHE"/*.buildinfo "$KCACHE"/*.changes
-if ! flock "$CACHE/build.lock" make -C "$SRC" O="$build" ARCH=x86_64 \
-	CC="ccache gcc" -j"$JOBS" KDEB_PKGVERSION="$BASE-ipcc1" bindeb-pkg \
+# A distribution config builds about 20,000 objects once: through ccache
+# they would only push the test kernels' objects out of its 5 GB. The
+# packaging check shares most of its objects' settings with the test
+# kernel, so it keeps ccache.
+cc="ccache gcc"
+[ -z "$suffix" ] && cc=gcc
+# No -dbg package: a distribution builds it apart; debug info stays in the
+# build directory.
+if ! DEB_BUILD_PROFILES=pkg.linux-upstream.nokerneldbg \
+	flock "$CACHE/build.lock" make -C "$SRC" O="$build" ARCH=x86_64 \
+	CC="$cc" -j"$JOBS" KDEB_PKGVERSION="$BASE-ipcc1" bindeb-pkg \
 	>"$OUT/deb/build.log" 2>&1; then
 	tail -n 30 "$OUT/deb/build.log" >&2
 	die "bindeb-pkg failed; see $OUT/deb/build.log"
