@@ -27,6 +27,8 @@
  *                           busy and nothing else moves;
  *                           ipcc_swap_outranks(): leave the partner to a
  *                           task that gains more there.
+ * can_migrate_       2     sched_ipcc_swap_moving(): a task halfway
+ * task()                    through a swap stays where the swap put it.
  * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait(),
  * trigger()                 ipcc_swap_candidate(): the same search from
  *                           the tick, on CPUs whose task could gain,
@@ -66,7 +68,10 @@
  *            the rest decides without runqueue locks. A swap's moves
  *            (ipcc_move_queued()) lock both runqueues, as an RT push
  *            does: that keeps the task queued where it was and its
- *            affinity as read.
+ *            affinity as read. The first of them marks its task
+ *            %IPCC_TASK_SWAPPING until the swap ends, under the lock of
+ *            the runqueue the task is on, which can_migrate_task()
+ *            holds as it reads the mark.
  * RCU        Remote rq->curr is read with ipcc_rcu_dereference() in the
  *            balancer's RCU read-side section (rcu_read_lock(), or in
  *            7.3's newidle balance preemption disabled alone); a task
@@ -908,11 +913,15 @@ static bool ipcc_swap_still_due(struct ipcc_swap *s)
  * there and not running (something else runs on @src_cpu: the swap's
  * work item or its CPU stop), runnable, free to migrate and allowed on
  * @dst_cpu, which is active. The two locks keep it queued where it is
- * and its affinity as read. Any context but hard IRQ.
+ * and its affinity as read. A swap's @first move marks @p
+ * %IPCC_TASK_SWAPPING, under the lock of the runqueue it is now on, so
+ * that no balance pulls it back before the second move. Any context but
+ * hard IRQ.
  *
  * Return: true when @p moved.
  */
-static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu)
+static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu,
+			     bool first)
 {
 	struct rq *src = cpu_rq(src_cpu), *dst = cpu_rq(dst_cpu);
 
@@ -926,12 +935,20 @@ static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu)
 		return false;
 
 	move_queued_task_locked(src, dst, p);
+	if (first)
+		WRITE_ONCE(p->ipcc.flags, p->ipcc.flags | IPCC_TASK_SWAPPING);
 	return true;
 }
 
-/* The end of the swap @s, done when both tasks moved: the slot is free. */
+/*
+ * The end of the swap @s, done when both tasks moved: the first task may
+ * be balanced again, and the slot is free.
+ */
 static void ipcc_swap_end(struct ipcc_swap *s, bool done)
 {
+	scoped_guard (task_rq_lock, s->a)
+		WRITE_ONCE(s->a->ipcc.flags,
+			   s->a->ipcc.flags & ~IPCC_TASK_SWAPPING);
 	if (done)
 		sched_ipcc_account_balance(IPCC_STAT_SWAP, s->a, s->cpu_a,
 					   s->cpu_b, s->gain);
@@ -950,18 +967,18 @@ static void ipcc_swap_end(struct ipcc_swap *s, bool done)
 /*
  * The second half of a swap, a CPU stop on the partner's CPU (preemption
  * off): the partner, preempted by this stop, goes to the first task's
- * old CPU, if the first task is still here. A newly idle balance of the
- * first task's old CPU may have pulled it back meanwhile (a task just
- * moved is never cache hot); then both stay. If the partner no longer
- * waits here (it blocked or moved), the first task's move stands alone,
- * to a CPU where it gains.
+ * old CPU, if the first task is still here. The load balancer leaves the
+ * first task here meanwhile (sched_ipcc_swap_moving()), but a change of
+ * its affinity or a CPU going offline may have moved it; then the
+ * partner stays. If the partner no longer waits here (it blocked or
+ * moved), the first task's move stands alone, to a CPU where it gains.
  */
 static int ipcc_swap_stop(void *arg)
 {
 	struct ipcc_swap *s = arg;
 
 	ipcc_swap_end(s, task_cpu(s->a) == s->cpu_b &&
-		      ipcc_move_queued(s->b, s->cpu_b, s->cpu_a));
+		      ipcc_move_queued(s->b, s->cpu_b, s->cpu_a, false));
 	return 0;
 }
 
@@ -977,7 +994,7 @@ static void ipcc_swap_workfn(struct work_struct *work)
 	struct ipcc_swap *s = container_of(work, struct ipcc_swap, work);
 
 	if (sched_ipcc_mode() == IPCC_MODE_FULL && ipcc_swap_still_due(s) &&
-	    ipcc_move_queued(s->a, s->cpu_a, s->cpu_b)) {
+	    ipcc_move_queued(s->a, s->cpu_a, s->cpu_b, true)) {
 		/*
 		 * Not preemptible, as the balancer queues an active balance:
 		 * a CPU that is active here cannot park its stopper before
@@ -991,6 +1008,11 @@ static void ipcc_swap_workfn(struct work_struct *work)
 		}
 	}
 	ipcc_swap_end(s, false);
+}
+
+bool __sched_ipcc_swap_moving(struct task_struct *p)
+{
+	return READ_ONCE(p->ipcc.flags) & IPCC_TASK_SWAPPING;
 }
 
 /* Whether @cpu takes part in a swap that is not done yet. */

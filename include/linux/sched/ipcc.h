@@ -684,6 +684,14 @@ bool __sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu, int dst_cpu,
 bool __sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu);
 
 /**
+ * __sched_ipcc_swap_moving() - out-of-line part of sched_ipcc_swap_moving()
+ * @p: a task queued on the runqueue being balanced, which is locked
+ *
+ * Return: see sched_ipcc_swap_moving().
+ */
+bool __sched_ipcc_swap_moving(struct task_struct *p);
+
+/**
  * __sched_ipcc_balance_swap() - out-of-line part of sched_ipcc_balance_swap()
  * @rq: this CPU's runqueue, not locked
  * @sd: the domain that was just balanced
@@ -763,6 +771,24 @@ static inline bool sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
 	if (sched_ipcc_mode() != IPCC_MODE_FULL)
 		return true;
 	return __sched_ipcc_misfit_src_ok(src, dst_cpu);
+}
+
+/**
+ * sched_ipcc_swap_moving() - whether a task waits for its swap's second move
+ * @p: a task queued on the runqueue being balanced
+ *
+ * A class swap moves the task of the CPU that decided it to the partner's
+ * CPU first, where it waits until a CPU stop there moves the partner to
+ * the CPU it left (%IPCC_TASK_SWAPPING). Meanwhile that CPU is idle, and
+ * a pull of @p would undo the swap: the load balancer leaves @p for the
+ * few microseconds (on hardware) until the stop has run.
+ *
+ * Context: can_migrate_task(), @p's runqueue locked.
+ * Return: true while @p waits for its swap's second move.
+ */
+static inline bool sched_ipcc_swap_moving(struct task_struct *p)
+{
+	return sched_ipcc_enabled() && __sched_ipcc_swap_moving(p);
 }
 
 /**
@@ -1040,6 +1066,11 @@ static inline bool sched_ipcc_misfit_pull(struct task_struct *p, int src_cpu,
 static inline bool sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
 {
 	return true;
+}
+
+static inline bool sched_ipcc_swap_moving(struct task_struct *p)
+{
+	return false;
 }
 
 static inline void sched_ipcc_balance_swap(struct rq *rq,

@@ -50,6 +50,18 @@
 #define IPCC_TASK_STEADY	BIT(2)
 
 /**
+ * define IPCC_TASK_SWAPPING - flags bit of a task halfway through a swap
+ *
+ * Set when a class swap's first move puts the task on its partner's CPU,
+ * where it waits queued until a CPU stop there moves the partner to the
+ * CPU the task left; cleared when the swap ends. The load balancer leaves
+ * such a task where it is: the CPU it left is idle until the partner
+ * arrives, and its newly idle balance would otherwise pull it straight
+ * back and undo the swap.
+ */
+#define IPCC_TASK_SWAPPING	BIT(3)
+
+/**
  * define IPCC_MIX_CLASSES - classes a task's class mix tracks
  *
  * Thread Director has four classes on every part so far. A task that
@@ -67,7 +79,8 @@
  * @class: current class, 0-based, or %IPCC_CLASS_NONE when unclassified.
  * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
  * @cnt:   number of consecutive user ticks of the task that read @cand.
- * @flags: %IPCC_TASK_OVERRIDDEN, %IPCC_TASK_MISFIT, %IPCC_TASK_STEADY.
+ * @flags: %IPCC_TASK_OVERRIDDEN, %IPCC_TASK_MISFIT, %IPCC_TASK_STEADY,
+ *         %IPCC_TASK_SWAPPING.
  * @last_migrate: low 32 bits of jiffies at the task's last class-driven
  *         migration (a pull or a swap by class), never 0 once set;
  *         0 when there was none. The balancer leaves the task's class out
