@@ -13,7 +13,7 @@
 #                 available here; modules are signed with a key made for
 #                 the build), and what this machine's toolchain cannot
 #                 build turned off by olddefconfig (Rust, without a
-#                 bindgen); out/deb/config-delta.txt lists every
+#                 bindgen); out/deb/config-delta-BASE.txt lists every
 #                 difference. Debug info stays as configured (Debian's
 #                 BTF, which sched_ext needs), but no -dbg package
 #   output        out/deb/*.deb
@@ -107,7 +107,7 @@ msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; KUn
 # own records (compiler, assembler, linker, pahole and rustc versions and
 # what they support): the series' options, and what this machine's
 # toolchain cannot build (Rust without bindgen, for one).
-delta=$OUT/deb/config-delta$suffix.txt
+delta=$OUT/deb/config-delta-$BASE$suffix.txt
 {
 	echo "# $(basename "$cfg") -> $build/.config on $BASE ($BASE_VERSION)"
 	echo "# - only in the base config, + only in ours (toolchain records left out)"
