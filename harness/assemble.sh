@@ -11,7 +11,7 @@
 
 "$HARNESS/fetch-base.sh" || exit 1
 
-overlay=$KCACHE/overlay.new
+overlay=$SRC.overlay.new
 rm -rf "$overlay"
 mkdir -p "$overlay"
 
@@ -104,10 +104,10 @@ for f in $overlay_files; do
 	fi
 done
 # Files the previous assembly overlaid but this one does not: back to base.
-printf '%s\n' "$overlay_files" >"$KCACHE/manifest.new"
+printf '%s\n' "$overlay_files" >"$SRC.manifest.new"
 while read -r f; do
 	[ -n "$f" ] || continue
-	grep -qxF "$f" "$KCACHE/manifest.new" && continue
+	grep -qxF "$f" "$SRC.manifest.new" && continue
 	if [ -f "$BASE_SRC/$f" ]; then
 		cp --remove-destination "$BASE_SRC/$f" "$SRC/$f"
 	else
@@ -115,6 +115,6 @@ while read -r f; do
 	fi
 	changed=$((changed + 1))
 done <"$SRC/.ipcc-manifest"
-mv "$KCACHE/manifest.new" "$SRC/.ipcc-manifest"
+mv "$SRC.manifest.new" "$SRC/.ipcc-manifest"
 rm -rf "$overlay"
 msg "tree assembled on $BASE_PKG $BASE_VERSION: $(echo "$new_files" | grep -c .) new files, $(series_patches | grep -c .) hook patches, $(backport_patches | grep -c .) backports, $changed files updated"
