@@ -158,6 +158,10 @@ fi
 
 stage "KUnit (kunit.py run --arch=x86_64; builds the test kernel)"
 mapfile -d '' kargs < <("$HARNESS/build.sh" kunit-args)
+# The boots below use this build's bzImage: one left from an earlier build
+# must not stand in for a build that failed, which kunit.py reports only
+# as "ERROR:root:" and the compiler's output. Relinking it costs seconds.
+rm -f "$BUILD/arch/x86/boot/bzImage"
 (cd "$SRC" && flock "$CACHE/build.lock" python3 tools/testing/kunit/kunit.py run "${kargs[@]}" \
 	--timeout="${KUNIT_TIMEOUT:-600}" --qemu_args "-smp 2 ${QEMU_FW_ARGS[*]}" \
 	--json="$logdir/kunit.json") >"$logdir/kunit.log" 2>&1
