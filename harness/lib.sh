@@ -28,7 +28,8 @@ CACHE=${IPCC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ipcc}
 BASE_DIR=$CACHE/base/$BASE_VERSION
 BASE_SRC=$BASE_DIR/$BASE_PKG
 KCACHE=$CACHE/base-$BASE        # what is built from this base
-SRC=${IPCC_SRC:-$KCACHE/src}    # assembled, patched tree (persistent)
+SRC=${IPCC_SRC:-$KCACHE/src}    # assembled, patched tree (persistent;
+                                # make deb sets IPCC_SRC to its own)
 BUILD=$KCACHE/kernel            # one kernel build for KUnit and boot tests
 BUILD_DEBUG=$KCACHE/kernel-debug        # the same plus config/debug.config
 SELFTEST_OUT=$KCACHE/selftests  # the statically linked selftests

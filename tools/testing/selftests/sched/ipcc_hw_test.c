@@ -1418,7 +1418,6 @@ TEST_F_TIMEOUT(hw, swaps_are_not_pulled_back, 120)
 	started = trace_count_in("function ipcc_swap_workfn", ".");
 	made = trace_count_in("kind=swap", ".sSH");
 	TH_LOG("swaps started %d, both moves made %d", started, made);
-	ASSERT_LE(0, started);
 	ASSERT_LE(4, started);
 	EXPECT_LE(7 * started, 8 * made);
 }
