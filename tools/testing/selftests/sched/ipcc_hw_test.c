@@ -957,6 +957,72 @@ TEST_F_TIMEOUT(hw, oracle_classes_of_real_work, 120)
 }
 
 /*
+ * Alternate spin-wait and vector work, @phase_ms each, until killed,
+ * sleeping briefly before each vector phase: the context switch's HRESET
+ * empties the history there, so that only the change to spin-wait can
+ * find the old work in it. The spin-wait looks at the clock every 1024
+ * PAUSEs, the vector loop every 1024 iterations (work_loop()): each phase
+ * stays mostly of its kind.
+ */
+static void phase_loop(int phase_ms)
+{
+	long until;
+	int i;
+
+	for (;;) {
+		until = mono_ms() + phase_ms;
+		while (mono_ms() < until)
+			for (i = 0; i < 1024; i++)
+				asm volatile("pause" ::: "memory");
+		usleep(100);
+		work_loop(W_VECTOR, mono_ms() + phase_ms);
+	}
+}
+
+/*
+ * oracle: the class follows the work within a read. A task on a P-core
+ * alternates vector and spin-wait work, 40 ms each (10 ticks at HZ=250),
+ * for 3 s; the history is reset before each vector phase (phase_loop()).
+ * The read that comes first after the change to spin-wait may still
+ * report class 1, as the vector work can outweigh the new PAUSEs in what
+ * it saw; the next must report class 3. With phases of equal length,
+ * (class-1 reads - class-3 reads) / (2 * cycles) estimates the reads per
+ * change that still report class 1: at most 2 (measured 0.33-1.07 in 6
+ * runs on adl-hw and lnl-hw). Needs 8 reads per cycle; skipped on a host
+ * that ticks the vCPU less often. Shown failing: QEMU before its patch 5,
+ * whose history halved once per read and only beyond 2^20 instructions:
+ * 3.13-3.72 in the same 6 runs.
+ */
+TEST_F_TIMEOUT(hw, class_follows_work_within_a_read, 60)
+{
+	const int phase_ms = 40, ms = 3000;
+	int p = first_cpu(&self->pt, "p");
+	double cycles = ms / (2.0 * phase_ms), lag;
+	struct reads r = { 0 };
+	pid_t pid;
+
+	if (!model_is(&self->pt, "oracle"))
+		SKIP(return, "hardware model %s, not oracle", self->pt.hw[0].model);
+	ASSERT_LE(0, p);
+	pid = fork_pinned(p);
+	if (!pid) {
+		phase_loop(phase_ms);
+		_exit(0);
+	}
+	usleep(200000);
+	ASSERT_EQ(0, measure(&self->pt, p, ms, &r));
+	stop_work(pid);
+	show_reads(_metadata, "vector/spin-wait, 40 ms each, P-core", &r, ms);
+	if (r.total < 8 * cycles)
+		SKIP(return, "%ld reads in %d ms: too few to tell a read's lag",
+		     r.total, ms);
+	lag = (r.cls[1] - r.cls[3]) / (2 * cycles);
+	TH_LOG("reads per change to spin-wait still class 1: %.2f", lag);
+	EXPECT_GE(2.0, lag);
+	EXPECT_LE(r.total * 9, (r.cls[1] + r.cls[3]) * 10);
+}
+
+/*
  * rpl, the Raptor Lake model (qemu/target/i386/hybrid.c, itd_models[]):
  * vector work reads class 1 half the time, flipping about 50 times a
  * second; scalar work is misread as class 1 5% of the time; spin-wait
