@@ -178,17 +178,30 @@ static void ipcc_mix_reset(struct sched_ipcc_task *st)
 }
 
 /*
- * A new candidate: note whether the task's class held all but a sixteenth
- * of a full mix up to this reading (%IPCC_TASK_STEADY). A full mix, so
- * that a young one (just after fork, or after the last phase change),
- * trivially of one class, is not taken for a long phase: 21 readings of
- * one class are needed from empty.
+ * A new candidate @read: note whether it is new to a long phase
+ * (%IPCC_TASK_STEADY): the mix is full, at least fifteen sixteenths of
+ * its weight (21 readings since it was last emptied), and the candidate
+ * holds less than a sixteenth of it (one reading's weight falls below
+ * that six readings later). A class the hardware keeps changing to and
+ * from holds more of a mature mix: a class flipping 50 times a second,
+ * as vector work does on Raptor Lake, passes for new only after a run of
+ * 16 readings of the other class, 5% of its debounced changes in a
+ * simulation of the rpl model's flapping. A young mix (just after fork,
+ * or after the last phase change) tells nothing yet. What else the phase
+ * held does not matter: a spin-wait task whose readings are a tenth
+ * class 0 (the ticks just after a context switch) still changes phase
+ * when it turns to vector work.
  */
-static void ipcc_note_steady(struct sched_ipcc_task *st)
+static void ipcc_note_steady(struct sched_ipcc_task *st, int read)
 {
-	bool steady = st->class < IPCC_MIX_CLASSES &&
-		      16 * st->mix[st->class] >= 15 * IPCC_MIX_ONE;
+	unsigned int c, total = 0;
+	bool steady;
 	u8 flags;
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++)
+		total += st->mix[c];
+	steady = 16 * total >= 15 * IPCC_MIX_ONE &&
+		 (read >= IPCC_MIX_CLASSES || 16 * st->mix[read] < IPCC_MIX_ONE);
 
 	flags = steady ? st->flags | IPCC_TASK_STEADY :
 			 st->flags & ~IPCC_TASK_STEADY;
@@ -240,10 +253,10 @@ static void ipcc_task_pin(struct sched_ipcc_task *st, u8 class)
  * could not classify (e.g. just after its history was reset) never
  * completes a change. An overridden task is never changed.
  *
- * A change away from a class that held its mix when the candidate first
- * appeared (%IPCC_TASK_STEADY) is a change of phase, not the hardware
- * flapping: the mix is emptied, so that the task goes by its new class
- * at once rather than after the old readings have faded.
+ * A change to a class that was new to a full mix when it first appeared
+ * as the candidate (%IPCC_TASK_STEADY) is a change of phase, not the
+ * hardware flapping: the mix is emptied, so that the task goes by its new
+ * class at once rather than after the old readings have faded.
  *
  * Return: true when the task's class changed.
  */
@@ -266,7 +279,7 @@ static bool ipcc_debounce(struct sched_ipcc_task *st, int read, unsigned int k)
 	}
 
 	if (!st->cnt || read != st->cand) {
-		ipcc_note_steady(st);
+		ipcc_note_steady(st, read);
 		st->cand = read;
 		st->cnt = 0;
 	}

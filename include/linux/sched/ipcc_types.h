@@ -39,13 +39,13 @@
 #define IPCC_TASK_MISFIT	BIT(1)
 
 /**
- * define IPCC_TASK_STEADY - flags bit of a task whose class held its mix
+ * define IPCC_TASK_STEADY - flags bit of a task whose candidate class is new
  *
  * Set by the tick when the hardware first reads a class other than the
- * task's and the task's class then held all but a sixteenth of a full
- * class mix; cleared when a later candidate starts otherwise. Should the new
- * class then win the debounce, the task changed phase rather than
- * flapped, and its mix starts afresh.
+ * task's, the class mix is full (all but a sixteenth of its weight) and
+ * the new class holds less than a sixteenth of it; cleared when a later
+ * candidate starts otherwise. Should the new class then win the debounce,
+ * the task changed phase rather than flapped, and its mix starts afresh.
  */
 #define IPCC_TASK_STEADY	BIT(2)
 

@@ -418,7 +418,8 @@ static void ipcc_test_mix_rules(struct kunit *test)
  * A task that read class 0 for long and then reads class 2 changed phase:
  * once the debounce believes the new class, the task goes by it alone,
  * as it did before the mix existed. A task whose class flaps in runs
- * long enough to pass the debounce keeps its mix.
+ * long enough to pass the debounce keeps its mix: the classes it flaps
+ * between are never new to it.
  */
 static void ipcc_test_mix_phase_change(struct kunit *test)
 {
@@ -437,27 +438,43 @@ static void ipcc_test_mix_phase_change(struct kunit *test)
 			149);
 
 	/*
-	 * The class must hold all but a sixteenth of the mix: after one
-	 * misreading (an eighth), 5 readings of the class are too few...
+	 * The phase need not have been pure: a misreading of class 1 three
+	 * readings before leaves class 0 with less than fifteen sixteenths
+	 * of the mix, and class 2 is still new to it.
+	 */
+	ipcc_test_init_state(&st);
+	ipcc_test_feed_both(&st, 0, 0, 60, 4);
+	ipcc_classify(&st, 1, 4);
+	ipcc_test_feed_both(&st, 0, 0, 3, 4);
+	KUNIT_EXPECT_LT(test, 16 * st.mix[0], 15 * IPCC_MIX_ONE);
+	ipcc_test_feed_both(&st, 2, 2, 4, 4);
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
+			149);
+
+	/*
+	 * A class the phase already held a sixteenth of (one reading, three
+	 * readings back) is no change of phase: the mix stays...
 	 */
 	ipcc_test_init_state(&st);
 	ipcc_test_feed_both(&st, 0, 0, 64, 4);
-	ipcc_classify(&st, 1, 4);
-	ipcc_test_feed_both(&st, 0, 0, 5, 4);
+	ipcc_classify(&st, 2, 4);
+	ipcc_test_feed_both(&st, 0, 0, 3, 4);
 	ipcc_test_feed_both(&st, 2, 2, 4, 4);
 	KUNIT_EXPECT_EQ(test, st.class, 2);
 	gain = ipcc_table_task_gain(t, &st, 1, 0, false, false);
 	KUNIT_EXPECT_GT(test, gain, 88);
 	KUNIT_EXPECT_LT(test, gain, 149);
 
-	/* ...and 6 enough. */
+	/* ...nor is a change in a young mix (5 readings since fork). */
 	ipcc_test_init_state(&st);
-	ipcc_test_feed_both(&st, 0, 0, 64, 4);
-	ipcc_classify(&st, 1, 4);
-	ipcc_test_feed_both(&st, 0, 0, 6, 4);
+	ipcc_test_feed_both(&st, 0, 0, 5, 4);
+	KUNIT_EXPECT_EQ(test, st.class, 0);
 	ipcc_test_feed_both(&st, 2, 2, 4, 4);
-	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
-			149);
+	KUNIT_EXPECT_EQ(test, st.class, 2);
+	gain = ipcc_table_task_gain(t, &st, 1, 0, false, false);
+	KUNIT_EXPECT_GT(test, gain, 88);
+	KUNIT_EXPECT_LT(test, gain, 149);
 
 	/*
 	 * Runs of five: each passes the debounce, none empties the mix, and
