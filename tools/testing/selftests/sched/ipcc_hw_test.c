@@ -22,7 +22,8 @@
  * - loops of scalar, vector, dot-product and spin work get the class the
  *   hardware model promises: with the "oracle" model exactly, with "rpl"
  *   (Raptor Lake as measured) with its confusion and flapping rates, and
- *   class 0 while the SMT sibling is busy.
+ *   class 0 while the SMT sibling is busy; the class follows a change of
+ *   work by the next read.
  *
  * The hardware's side is read through QMP (ipcc_qmp.h). Without the
  * hybrid model every test skips.
