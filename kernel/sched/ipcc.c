@@ -178,6 +178,20 @@ static void ipcc_mix_reset(struct sched_ipcc_task *st)
 }
 
 /*
+ * The weight in a task's class mix, %IPCC_MIX_ONE once full. Its own
+ * tick writes the mix; a balancing CPU reads it without a lock.
+ */
+static unsigned int ipcc_mix_total(const struct sched_ipcc_task *st)
+{
+	unsigned int c, total = 0;
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++)
+		total += READ_ONCE(st->mix[c]);
+
+	return total;
+}
+
+/*
  * A new candidate @read: note whether it is new to a long phase
  * (%IPCC_TASK_STEADY): the mix is full, at least fifteen sixteenths of
  * its weight (21 readings since it was last emptied), and the candidate
@@ -194,12 +208,10 @@ static void ipcc_mix_reset(struct sched_ipcc_task *st)
  */
 static void ipcc_note_steady(struct sched_ipcc_task *st, int read)
 {
-	unsigned int c, total = 0;
+	unsigned int total = ipcc_mix_total(st);
 	bool steady;
 	u8 flags;
 
-	for (c = 0; c < IPCC_MIX_CLASSES; c++)
-		total += st->mix[c];
 	steady = 16 * total >= 15 * IPCC_MIX_ONE &&
 		 (read >= IPCC_MIX_CLASSES || 16 * st->mix[read] < IPCC_MIX_ONE);
 
@@ -370,16 +382,7 @@ static bool ipcc_classify(struct sched_ipcc_task *st, int read,
 /* Whether @st has a class or a mix to go by. */
 static bool ipcc_task_known(const struct sched_ipcc_task *st)
 {
-	unsigned int c;
-
-	if (READ_ONCE(st->class) != IPCC_CLASS_NONE)
-		return true;
-	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
-		if (READ_ONCE(st->mix[c]))
-			return true;
-	}
-
-	return false;
+	return READ_ONCE(st->class) != IPCC_CLASS_NONE || ipcc_mix_total(st);
 }
 
 /*

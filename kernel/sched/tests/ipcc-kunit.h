@@ -262,16 +262,6 @@ static void ipcc_test_feed_both(struct sched_ipcc_task *st, int a, int b,
 		ipcc_classify(st, i & 1 ? b : a, k);
 }
 
-static unsigned int ipcc_test_mix_total(const struct sched_ipcc_task *st)
-{
-	unsigned int c, total = 0;
-
-	for (c = 0; c < IPCC_MIX_CLASSES; c++)
-		total += st->mix[c];
-
-	return total;
-}
-
 /*
  * A dot-product task whose class the hardware flaps between 2 and 0 on
  * every reading (Raptor Lake: about 470 flips a second) never debounces
@@ -364,9 +354,9 @@ static void ipcc_test_mix_rules(struct kunit *test)
 	/* The total stays at about IPCC_MIX_ONE, whatever is read. */
 	for (i = 0; i < 1000; i++)
 		ipcc_mix_add(&st, (i * 7) % IPCC_MIX_CLASSES, 3);
-	KUNIT_EXPECT_LE(test, ipcc_test_mix_total(&st),
+	KUNIT_EXPECT_LE(test, ipcc_mix_total(&st),
 			IPCC_MIX_ONE + IPCC_MIX_CLASSES * 8);
-	KUNIT_EXPECT_GE(test, ipcc_test_mix_total(&st),
+	KUNIT_EXPECT_GE(test, ipcc_mix_total(&st),
 			IPCC_MIX_ONE - IPCC_MIX_CLASSES * 8);
 
 	/*
@@ -393,14 +383,14 @@ static void ipcc_test_mix_rules(struct kunit *test)
 
 	/* A class the mix does not track empties it. */
 	ipcc_mix_add(&st, IPCC_MIX_CLASSES, 3);
-	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_total(&st), 0);
 
 	/* An override empties it and the task goes by its class alone. */
 	ipcc_mix_add(&st, 2, 3);
 	ipcc_task_pin(&st, 0);
-	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_total(&st), 0);
 	ipcc_mix_add(&st, 2, 3);
-	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_total(&st), 0);
 	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
 			88);
 
@@ -408,10 +398,10 @@ static void ipcc_test_mix_rules(struct kunit *test)
 	ipcc_test_init_state(&st);
 	ipcc_mix_add(&st, 2, 3);
 	ipcc_task_exec(&st);
-	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_total(&st), 0);
 	ipcc_mix_add(&st, 2, 3);
 	ipcc_task_init(&st);
-	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_total(&st), 0);
 }
 
 /*
@@ -433,7 +423,7 @@ static void ipcc_test_mix_phase_change(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.class, 0);
 	KUNIT_EXPECT_TRUE(test, ipcc_classify(&st, 2, 4));
 	KUNIT_EXPECT_EQ(test, st.class, 2);
-	KUNIT_EXPECT_EQ(test, ipcc_test_mix_total(&st), st.mix[2]);
+	KUNIT_EXPECT_EQ(test, ipcc_mix_total(&st), st.mix[2]);
 	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &st, 1, 0, false, false),
 			149);
 
