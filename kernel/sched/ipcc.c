@@ -473,18 +473,22 @@ static int ipcc_table_headroom(const struct ipcc_score_table *t, int class,
  * @st: the task's state
  * @nr: the number of classes of the score table
  * @w:  where to copy the weights of the first @nr classes (the rest zero)
+ * @whole: go by the whole mix even where the class dominates it
  *
  * A task whose debounced class holds at least three quarters of its mix
  * goes by that class alone: its hardware classifies it cleanly, and the
  * rest of the mix is the odd misreading (the first reading after a
  * context switch, say) that the debounce exists to filter. The mix
- * counts where the hardware keeps changing its mind.
+ * counts where the hardware keeps changing its mind. With @whole it
+ * counts even then (ipcc_task_turn_gain_smt()).
  *
  * Return: the total weight, or 0 when the task goes by its class alone:
- * it is overridden, its mix is empty, or its class dominates the mix.
+ * it is overridden, its mix is empty, or (unless @whole) its class
+ * dominates the mix.
  */
 static unsigned int ipcc_task_mix(const struct sched_ipcc_task *st,
-				  unsigned int nr, u16 w[IPCC_MIX_CLASSES])
+				  unsigned int nr, u16 w[IPCC_MIX_CLASSES],
+				  bool whole)
 {
 	unsigned int c, total = 0;
 	u8 class = READ_ONCE(st->class);
@@ -496,10 +500,42 @@ static unsigned int ipcc_task_mix(const struct sched_ipcc_task *st,
 
 	if (READ_ONCE(st->flags) & IPCC_TASK_OVERRIDDEN)
 		return 0;
-	if (class < IPCC_MIX_CLASSES && 4 * w[class] >= 3 * total)
+	if (!whole && class < IPCC_MIX_CLASSES && 4 * w[class] >= 3 * total)
 		return 0;
 
 	return total;
+}
+
+/*
+ * ipcc_table_task_gain(), or with @whole the gain by the task's whole mix
+ * (ipcc_task_mix()).
+ */
+static int ipcc_table_mix_gain(const struct ipcc_score_table *t,
+			       const struct sched_ipcc_task *st, int src_cpu,
+			       int dst_cpu, bool src_shared, bool dst_shared,
+			       bool whole)
+{
+	unsigned int c, total;
+	u16 w[IPCC_MIX_CLASSES];
+	int sum = 0;
+
+	if (!t)
+		return 0;
+
+	total = ipcc_task_mix(st, t->nr_classes, w, whole);
+	if (!total)
+		return ipcc_table_gain_smt(t, ipcc_class_to_int(READ_ONCE(st->class)),
+					   src_cpu, dst_cpu, src_shared,
+					   dst_shared);
+
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		if (w[c])
+			sum += w[c] * ipcc_table_gain_smt(t, c, src_cpu, dst_cpu,
+							  src_shared,
+							  dst_shared);
+	}
+
+	return DIV_ROUND_CLOSEST(sum, (int)total);
 }
 
 /**
@@ -523,27 +559,19 @@ static int ipcc_table_task_gain(const struct ipcc_score_table *t,
 				const struct sched_ipcc_task *st, int src_cpu,
 				int dst_cpu, bool src_shared, bool dst_shared)
 {
-	unsigned int c, total;
-	u16 w[IPCC_MIX_CLASSES];
-	int sum = 0;
+	return ipcc_table_mix_gain(t, st, src_cpu, dst_cpu, src_shared,
+				   dst_shared, false);
+}
 
-	if (!t)
-		return 0;
-
-	total = ipcc_task_mix(st, t->nr_classes, w);
-	if (!total)
-		return ipcc_table_gain_smt(t, ipcc_class_to_int(READ_ONCE(st->class)),
-					   src_cpu, dst_cpu, src_shared,
-					   dst_shared);
-
-	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
-		if (w[c])
-			sum += w[c] * ipcc_table_gain_smt(t, c, src_cpu, dst_cpu,
-							  src_shared,
-							  dst_shared);
-	}
-
-	return DIV_ROUND_CLOSEST(sum, (int)total);
+/* ipcc_task_turn_gain_smt() for a score table. */
+static int ipcc_table_turn_gain(const struct ipcc_score_table *t,
+				const struct sched_ipcc_task *st, int src_cpu,
+				int dst_cpu, bool src_shared, bool dst_shared)
+{
+	return min(ipcc_table_mix_gain(t, st, src_cpu, dst_cpu, src_shared,
+				       dst_shared, false),
+		   ipcc_table_mix_gain(t, st, src_cpu, dst_cpu, src_shared,
+				       dst_shared, true));
 }
 
 /*
@@ -559,7 +587,7 @@ static int ipcc_table_task_headroom(const struct ipcc_score_table *t,
 	if (!t)
 		return 0;
 
-	total = ipcc_task_mix(st, t->nr_classes, w);
+	total = ipcc_task_mix(st, t->nr_classes, w, false);
 	if (!total)
 		return ipcc_table_headroom(t, ipcc_class_to_int(READ_ONCE(st->class)),
 					   cpu);
@@ -596,7 +624,7 @@ static int ipcc_table_task_perf(const struct ipcc_score_table *t,
 	if (!t)
 		return -1;
 
-	total = ipcc_task_mix(st, t->nr_classes, w);
+	total = ipcc_task_mix(st, t->nr_classes, w, false);
 	if (!total)
 		return ipcc_table_perf(t, cpu,
 				       ipcc_class_to_int(READ_ONCE(st->class)),
@@ -1057,6 +1085,32 @@ int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
 {
 	guard(rcu)();
 	return ipcc_table_task_gain(rcu_dereference(ipcc_table), &p->ipcc,
+				    src_cpu, dst_cpu, src_shared, dst_shared);
+}
+
+/**
+ * ipcc_task_turn_gain_smt() - gain of a task giving up its CPU for a turn
+ * @p:          the task
+ * @src_cpu:    the CPU it would leave
+ * @dst_cpu:    the CPU it would move to
+ * @src_shared: another SMT thread of @src_cpu's core runs a task
+ * @dst_shared: another SMT thread of @dst_cpu's core runs a task
+ *
+ * The lower of sched_ipcc_task_gain_smt() and the gain by the task's whole
+ * class mix (ipcc_task_mix()): a class that flaps between two values now
+ * and then holds three quarters of the mix, and the task then passes for
+ * one of that class alone, while its mix still says what it did over the
+ * longer run. A turn (ipcc_rotate_candidate()) must cost the task that
+ * gives up a faster CPU nothing by either estimate.
+ *
+ * Return: the gain in normalised units; 0 when @p is unclassified or
+ * either CPU has no score for its classes.
+ */
+int ipcc_task_turn_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
+			    bool src_shared, bool dst_shared)
+{
+	guard(rcu)();
+	return ipcc_table_turn_gain(rcu_dereference(ipcc_table), &p->ipcc,
 				    src_cpu, dst_cpu, src_shared, dst_shared);
 }
 

@@ -559,6 +559,14 @@ static int ipcc_smt_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 					ipcc_core_shared(dst_cpu, src_cpu));
 }
 
+/* ipcc_smt_gain() of a task giving up its CPU for a turn. */
+static int ipcc_smt_turn_gain(struct task_struct *p, int src_cpu, int dst_cpu)
+{
+	return ipcc_task_turn_gain_smt(p, src_cpu, dst_cpu,
+				       ipcc_core_shared(src_cpu, dst_cpu),
+				       ipcc_core_shared(dst_cpu, src_cpu));
+}
+
 int sched_ipcc_balance_gain(struct task_struct *p, int src_cpu, int dst_cpu)
 {
 	if (!sched_ipcc_balance_movable(p))
@@ -1114,7 +1122,7 @@ static bool ipcc_swap_outranked(struct sched_domain *sd, int this_cpu,
 static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 {
 	int this_cpu = cpu_of(rq), threshold = READ_ONCE(ipcc_swap_threshold);
-	int cpu, ga, gb, best_cpu = -1, best_gain = 0, best_ga = 0;
+	int cpu, ga, gb, gt, best_cpu = -1, best_gain = 0, best_ga = 0;
 	unsigned int lag_a, lag_b, best_lag = 0;
 	struct task_struct *a, *b, *best = NULL;
 	bool rotate = false, unknown, busy;
@@ -1169,8 +1177,14 @@ static enum ipcc_look ipcc_try_swap(struct rq *rq, struct sched_domain *sd)
 						   ipcc_swap_pending(cpu));
 		}
 		if (look == IPCC_LOOK_NONE && busy && (!best || rotate)) {
+			/*
+			 * A turn costs the partner nothing by its class nor by
+			 * its whole mix: a vector task whose class flaps to 0
+			 * for a while passes for scalar by its class alone.
+			 */
+			gt = unknown ? gb : ipcc_smt_turn_gain(b, cpu, this_cpu);
 			lag_b = READ_ONCE(b->ipcc.lag);
-			look = ipcc_rotate_candidate(ga, gb, lag_a, lag_b,
+			look = ipcc_rotate_candidate(ga, gt, lag_a, lag_b,
 						     threshold, now, last,
 						     IPCC_SWAP_RATELIMIT_NS,
 						     ipcc_swap_pending(cpu));

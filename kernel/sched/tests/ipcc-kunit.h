@@ -263,6 +263,97 @@ static void ipcc_test_feed_both(struct sched_ipcc_task *st, int a, int b,
 }
 
 /*
+ * A vector task whose class flaps between 1 and 0 (Raptor Lake: about 50
+ * times a second) now and then debounces to 0 with class 0 at three
+ * quarters of its mix, and by its class it is then a scalar task. A turn
+ * (ipcc_rotate_candidate()) must cost the task on the P-core nothing by
+ * its whole mix either: a scalar task lagging on an E-core does not take
+ * the P-core from it, while it may take one from the scalar task. A task
+ * that classifies cleanly, but for an odd misreading, gives up its P-core
+ * to a task of its class as before.
+ */
+static void ipcc_test_mix_rotation_turn(struct kunit *test)
+{
+	struct ipcc_score_table *t = ipcc_test_pe_table(test);
+	struct sched_ipcc_task vec, scalar, dot, dot2;
+	int thr = IPCC_SWAP_THRESHOLD_DEFAULT, g_vec;
+	u64 now = 100 * NSEC_PER_MSEC, rl = NSEC_PER_MSEC;
+	unsigned int lag = 1000;
+	int i;
+
+	ipcc_test_init_state(&vec);
+	ipcc_test_init_state(&scalar);
+	ipcc_test_feed_both(&vec, 1, 0, 64, 4);
+	ipcc_test_feed_both(&scalar, 0, 0, 64, 4);
+	for (i = 0; i < 4; i++)
+		ipcc_classify(&vec, 1, 4);
+	for (i = 0; i < 8; i++)
+		ipcc_classify(&vec, 0, 4);
+	KUNIT_EXPECT_EQ(test, vec.class, 0);
+	KUNIT_EXPECT_GT(test, vec.mix[1], 0);
+	KUNIT_EXPECT_GE(test, 4 * vec.mix[0], 3 * ipcc_mix_total(&vec));
+
+	/* By its class, the vector task is a scalar one: a turn is free. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_task_gain(t, &vec, 0, 1, false, false),
+			-88);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(88, -88, lag, 0, thr, now,
+						    0, rl, false),
+			IPCC_LOOK_FOUND);
+
+	/* By its whole mix it loses more, and keeps its P-core. */
+	g_vec = ipcc_table_turn_gain(t, &vec, 0, 1, false, false);
+	KUNIT_EXPECT_LT(test, g_vec, -88);
+	KUNIT_EXPECT_GT(test, g_vec, -120);
+	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(88, g_vec, lag, 0, thr,
+						    now, 0, rl, false),
+			IPCC_LOOK_NONE);
+	/* The other way round, the scalar task loses what it gains. */
+	KUNIT_EXPECT_EQ(test, ipcc_table_turn_gain(t, &scalar, 0, 1, false,
+						   false), -88);
+	KUNIT_EXPECT_EQ(test,
+			ipcc_rotate_candidate(ipcc_table_task_gain(t, &vec, 1,
+								   0, false,
+								   false),
+					      -88, lag, 0, thr, now, 0, rl,
+					      false),
+			IPCC_LOOK_FOUND);
+
+	/*
+	 * Two dot-product tasks (class 2), one with a misreading of class 0
+	 * two readings back: each goes by its class, and the turn is free
+	 * both ways.
+	 */
+	ipcc_test_init_state(&dot);
+	ipcc_test_init_state(&dot2);
+	ipcc_test_feed_both(&dot, 2, 2, 64, 4);
+	ipcc_test_feed_both(&dot2, 2, 2, 64, 4);
+	ipcc_classify(&dot2, 0, 4);
+	ipcc_classify(&dot2, 2, 4);
+	KUNIT_EXPECT_LT(test, ipcc_table_mix_gain(t, &dot2, 1, 0, false, false,
+						  true), 149);
+	KUNIT_EXPECT_EQ(test, ipcc_table_turn_gain(t, &dot2, 0, 1, false,
+						   false), -149);
+	KUNIT_EXPECT_EQ(test,
+			ipcc_rotate_candidate(ipcc_table_task_gain(t, &dot2, 1,
+								   0, false,
+								   false),
+					      ipcc_table_turn_gain(t, &dot, 0,
+								   1, false,
+								   false),
+					      lag, 0, thr, now, 0, rl, false),
+			IPCC_LOOK_FOUND);
+	KUNIT_EXPECT_EQ(test,
+			ipcc_rotate_candidate(ipcc_table_task_gain(t, &dot, 1,
+								   0, false,
+								   false),
+					      ipcc_table_turn_gain(t, &dot2, 0,
+								   1, false,
+								   false),
+					      lag, 0, thr, now, 0, rl, false),
+			IPCC_LOOK_FOUND);
+}
+
+/*
  * A dot-product task whose class the hardware flaps between 2 and 0 on
  * every reading (Raptor Lake: about 470 flips a second) never debounces
  * to a class, yet must rank above a scalar task (always 0) and below a
@@ -1177,6 +1268,7 @@ static struct kunit_case ipcc_test_cases[] = {
 	KUNIT_CASE(ipcc_test_mix_flapping),
 	KUNIT_CASE(ipcc_test_mix_rules),
 	KUNIT_CASE(ipcc_test_mix_phase_change),
+	KUNIT_CASE(ipcc_test_mix_rotation_turn),
 	KUNIT_CASE(ipcc_test_norm_score),
 	KUNIT_CASE(ipcc_test_unclassified_neutral),
 	KUNIT_CASE(ipcc_test_gain_sign),
