@@ -13,7 +13,7 @@ help:
 	@echo "make test [BASE=6.12]     everything on BASE (default 7.3), the other base in part"
 	@echo "make demo                 boot adl-hw, mixed workload with the feature off and on (out/demo/)"
 	@echo "make bench                placement scenarios (bench/scenarios) and overhead (out/bench/)"
-	@echo "make bench-overhead       only the overhead part of make bench"
+	@echo "make bench-overhead       only the overhead part of make bench (with the cost per event)"
 	@echo "make bench-scale          optional: load-balancing activity at 8, 32, 64 vCPUs"
 	@echo "make stress [PROFILE=adl-hw|mtl-hw|lnl-hw] [MINUTES=10]  debug kernel under hotplug and churn"
 	@echo "make run SCRIPT=path      boot, run a host script in the guest, exit with its status"
@@ -81,10 +81,12 @@ demo: bench-tools
 
 bench: bench-tools
 	@rc=0; python3 bench/run.py $(SCENARIOS) || rc=1; \
-	python3 bench/overhead/run.py || rc=1; exit $$rc
+	python3 bench/overhead/run.py || rc=1; \
+	bench/overhead/event-cost.sh || rc=1; exit $$rc
 
 bench-overhead: bench-tools
-	@python3 bench/overhead/run.py
+	@rc=0; python3 bench/overhead/run.py || rc=1; \
+	bench/overhead/event-cost.sh || rc=1; exit $$rc
 
 bench-scale: bench-tools
 	@python3 bench/scale.py

@@ -27,6 +27,8 @@ import benchlib as bl  # noqa: E402
 import model  # noqa: E402
 import truth  # noqa: E402
 import scale  # noqa: E402
+sys.path.insert(0, str(BENCH / "overhead"))
+import event_cost  # noqa: E402
 
 
 def topology(pcores, ecpus, smt):
@@ -156,6 +158,49 @@ class SchedstatTotals(unittest.TestCase):
 
     def test_v17(self):
         self.check(17, True)
+
+
+class EventCost(unittest.TestCase):
+    """bench/overhead/event_cost.py: the tick's and a balance pass's cost."""
+
+    K = 10003
+
+    def line(self, kind, mode, rep, other, ticks, lb, blocks=20000):
+        # Under shift 3 a run of N ns executed N / 8 instructions.
+        ns = (blocks * self.K + other) * 8
+        return (f"{kind} {mode} {rep} steal ns={ns} blocks={blocks} "
+                f"insns_per_block={self.K} ticks={ticks} lb={lb}")
+
+    def runs(self, mode, tick, lb, reps=3):
+        lines = []
+        for r in range(1, reps + 1):
+            # iso: the tick alone; dom: more ticks, and passes.
+            lines.append(self.line("iso", mode, r, tick * (1000 + r), 1000 + r, 0))
+            lines.append(self.line("dom", mode, r,
+                                   tick * (1500 + r) + lb * (200 + r), 1500 + r, 200 + r))
+        return lines
+
+    def test_decomposition(self):
+        lines = (self.runs("none", 3000, 9000) + self.runs("0", 3010, 9000) +
+                 self.runs("2", 3260, 23000) + ["stats 2 1 swap 4", "iso 2 x"])
+        res = event_cost.summarize(event_cost.parse(lines))
+        self.assertEqual(sorted(res), ["0", "2", "none"])
+        self.assertAlmostEqual(res["2"]["tick"][0], 3260)
+        for v in res["2"]["balance_pass"]:
+            self.assertAlmostEqual(v, 23000)
+        self.assertAlmostEqual(res["2"]["extra_tick_vs_0"], 250)
+        self.assertAlmostEqual(res["2"]["extra_balance_pass_vs_0"], 14000)
+        self.assertAlmostEqual(res["0"]["extra_tick_vs_none"], 10)
+        self.assertAlmostEqual(res["2"]["extra_balance_pass_vs_none"], 14000)
+        self.assertNotIn("extra_tick_vs_0", res["0"])
+        self.assertIn("+250 a tick, +14000 a balance pass",
+                      event_cost.report(res, "adl-hw", 18))
+
+    def test_other_is_what_the_spinners_did_not_run(self):
+        (run,) = event_cost.parse([self.line("iso", "1", 1, 4321, 10, 0)])
+        self.assertEqual(run["other"], 4321)
+        self.assertEqual(event_cost.parse(["iso 3 1 steal ns=8 blocks=0 "
+                                           "insns_per_block=1 ticks=1 lb=0"]), [])
 
 
 class ScenarioKeywords(unittest.TestCase):
