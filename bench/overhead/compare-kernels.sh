@@ -19,11 +19,13 @@
 #   The boots use QEMU's icount with a fixed shift (COMPARE_ICOUNT=N,
 #   default 3; 1: shift=auto; 0: multi-threaded TCG, which adds
 #   hackbench), so guest time counts instructions: pingpong-1cpu (both
-#   ends on CPU 0: wakeup and context switch) and pingpong (cross-CPU).  Times are divided by the
-#   guest's calibration loop (cancels icount's shift changes and TCG speed
-#   drift between boots); runs whose calibration drifted by more than 10%
-#   are dropped.  Prints per-pair ratios other/ipcc (>= 0.99:
-#   no measurable overhead) with median and spread.
+#   ends on CPU 0: wakeup and context switch) and pingpong (cross-CPU).
+#   Under a fixed shift times are raw (instruction counts); under
+#   shift=auto or MTTCG they are divided by the guest's calibration loop
+#   (cancels icount's shift changes and TCG speed drift between boots),
+#   and runs whose calibration drifted by more than 10% are dropped.
+#   Prints per-pair ratios other/ipcc (>= 0.99: no measurable overhead)
+#   with median and spread.
 . "$(dirname "$0")/../../harness/lib.sh"
 
 boots=${1:-3}
@@ -96,9 +98,12 @@ for ((b = 1; b <= boots; b++)); do
 	done
 done
 rm -f "$guest"
-python3 - "$logdir/all.txt" "$variant" <<'EOT'
+python3 - "$logdir/all.txt" "$variant" "$icount" <<'EOT'
 import statistics, sys
 other = sys.argv[2]
+# Under a fixed shift a time is an instruction count: dividing by the
+# calibration loop's time would only add the other vCPUs' turns in it.
+fixed = sys.argv[3] not in ('0', '1')
 val, dropped = {}, 0
 for line in open(sys.argv[1]):
     f = line.split()
@@ -110,7 +115,8 @@ for line in open(sys.argv[1]):
         dropped += 1
         continue
     t = float(kv.get('ns_per_roundtrip', kv.get('seconds', 0)))
-    val.setdefault((f[2], f[1]), {}).setdefault(f[0], []).append(t / float(kv['calib_ns']))
+    val.setdefault((f[2], f[1]), {}).setdefault(f[0], []).append(
+        t if fixed else t / float(kv['calib_ns']))
 for bench in sorted({b for b, _ in val}):
     ratios = []
     for (b, boot), d in sorted(val.items()):
