@@ -27,7 +27,7 @@ then 0, ...) after one unrecorded warm-up:
      how well it ran in parallel.  Its own dynamics (which receiver
      blocks when) still move a run by about 10%.  (Until December 2026
      multi-threaded TCG, where the host's load moved pair ratios from
-     0.67 to 2.26.)
+     0.53 to 2.26.)
   3. QEMU_ICOUNT=3 like the first: ipcc-wakelat, a
      schbench-like wake-up latency test (messengers waking workers that
      compute a while; "wakeup-p50" and "wakeup-p99", ns).
