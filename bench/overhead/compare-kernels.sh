@@ -111,7 +111,7 @@ for line in open(sys.argv[1]):
         continue
     kv = dict(x.split('=', 1) for x in f[4:] if '=' in x)
     # The calibration loop ran at two speeds: the run straddled a change.
-    if abs(float(kv.get('drift', 1)) - 1) > 0.1:
+    if not fixed and abs(float(kv.get('drift', 1)) - 1) > 0.1:
         dropped += 1
         continue
     t = float(kv.get('ns_per_roundtrip', kv.get('seconds', 0)))

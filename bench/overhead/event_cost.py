@@ -34,7 +34,12 @@ def parse(lines, shift=SHIFT):
         if len(f) < 5 or f[0] not in ('iso', 'dom') or f[3] != 'steal' or \
                 f[1] not in MODES:
             continue
-        kv = {k: int(v) for k, v in (x.split('=', 1) for x in f[4:])}
+        try:
+            kv = {k: int(v) for k, v in (x.split('=', 1) for x in f[4:])}
+        except ValueError:
+            continue    # a console message mixed into the line
+        if any(k not in kv for k in ('ns', 'blocks', 'insns_per_block', 'ticks', 'lb')):
+            continue
         other = (kv['ns'] >> shift) - kv['blocks'] * kv['insns_per_block']
         runs.append(dict(kind=f[0], mode=f[1], rep=int(f[2]), other=other, **kv))
     return runs

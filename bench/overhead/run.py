@@ -6,7 +6,7 @@ down the scheduler's hot paths?
 usage: bench/overhead/run.py [--pairs N] [--profile P] [--roundtrips N]
                              [--hackbench "G F L"] [--wakelat "M W R N"]
                              [--only ping|hack|lat]
-                             [--analyze LOGDIR [LOGDIR]]
+                             [--analyze LOGDIR [LOGDIR [LOGDIR]]]
 
 Three boots of the profile (default adl-hw), each running N pairs (default 7) of
 mode 0 and mode 2, alternating (ABBA: pair 1 runs 0 then 2, pair 2 runs 2

@@ -201,6 +201,9 @@ class EventCost(unittest.TestCase):
         self.assertEqual(run["other"], 4321)
         self.assertEqual(event_cost.parse(["iso 3 1 steal ns=8 blocks=0 "
                                            "insns_per_block=1 ticks=1 lb=0"]), [])
+        # A console message mixed into a result line drops the line.
+        self.assertEqual(event_cost.parse(["iso 2 1 steal ns=8 blocks=0 insns_per_b[ 12.3]",
+                                           "dom 2 1 steal ns=8 blocks=0"]), [])
 
 
 class ScenarioKeywords(unittest.TestCase):
