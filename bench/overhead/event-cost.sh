@@ -5,7 +5,9 @@
 # the load balancer, mode 1 and mode 2 against mode 0, in one boot.
 #
 # usage: bench/overhead/event-cost.sh [REPS] [SECONDS]
-#   PROFILE (default adl-hw), KERNEL (default the harness's build).
+#   PROFILE (default adl-hw), KERNEL (default the harness's build);
+#   NOIPCC_KERNEL=bzImage adds a boot of a kernel built without the
+#   series, whose runs count as mode "none".
 #   QEMU runs with -icount shift=3,sleep=off: every instruction takes 8 ns
 #   of guest time, so the guest time of a run is its instruction count and
 #   host load changes nothing.  In each repetition (default 5) and mode
@@ -23,7 +25,8 @@
 #   the dom runs' excess over their ticks at that cost, divided by the
 #   balancer's passes (/proc/schedstat lb_count), gives a pass's cost.
 #   Mode 1 and 2 minus mode 0 are the series' costs.  Writes
-#   out/bench/event-cost.json.
+#   out/bench/event-cost.json; the log also has the ipcc stats after each
+#   dom run (swaps there are the turns equal tasks take).
 . "$(dirname "$0")/../../harness/lib.sh"
 
 reps=${1:-5}

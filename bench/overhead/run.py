@@ -92,10 +92,9 @@ def verdict(ratios):
     return f"mode 2 slower by {(1 / med - 1) * 100:.1f}% ({slower} of {len(ratios)} pairs)"
 
 
-def analyze(out, calibrated, clock):
-    """Per tool, mode and pair the best of the runs; calibrated: in
-    calibration units (value / calib_ns), runs whose calibration drifted by
-    more than 10% left out when others remain."""
+def analyze(out, clock):
+    """Per tool, mode and pair the best (lowest) of the runs, raw: under a
+    fixed icount shift a time is an instruction count."""
     runs = {}
     for m in re.finditer(r"^RESULT ([\w-]+) (\d) (\d+) (.*)$", out, re.M):
         tool, mode, pair = m.group(1), int(m.group(2)), int(m.group(3))
@@ -106,22 +105,16 @@ def analyze(out, calibrated, clock):
         if "p50_ns" in kv:
             vals = [(f"{tool}-p50", kv["p50_ns"]), (f"{tool}-p99", kv.get("p99_ns"))]
         for name, val in vals:
-            if val is None:
-                continue
-            cal = float(kv.get("calib_ns", 0))
-            norm = float(val) / cal if calibrated and cal > 0 else float(val)
-            runs.setdefault((name, mode, pair), []).append(
-                (float(val), norm, float(kv.get("drift", 1))))
+            if val is not None:
+                runs.setdefault((name, mode, pair), []).append(float(val))
     best = {}
     for (tool, mode, pair), v in runs.items():
-        ok = ([x for x in v if 0.9 <= x[2] <= 1.1] if calibrated else v) or v
-        best.setdefault(tool, {}).setdefault(pair, {})[mode] = (
-            min(x[0] for x in ok), min(x[1] for x in ok))
+        best.setdefault(tool, {}).setdefault(pair, {})[mode] = min(v)
     rows = []
     for tool, pairs in best.items():
-        ratios = [p[0][1] / p[2][1] for p in pairs.values() if 0 in p and 2 in p and p[2][1] > 0]
-        t0 = [p[0][0] for p in pairs.values() if 0 in p]
-        t2 = [p[2][0] for p in pairs.values() if 2 in p]
+        ratios = [p[0] / p[2] for p in pairs.values() if 0 in p and 2 in p and p[2] > 0]
+        t0 = [p[0] for p in pairs.values() if 0 in p]
+        t2 = [p[2] for p in pairs.values() if 2 in p]
         rows.append(dict(
             tool=tool, unit=("ns/roundtrip" if tool.startswith("pingpong") else
                              "ns" if tool.startswith("wakeup") else "s"),
@@ -154,17 +147,17 @@ def main():
     if not re.match(r"^\d+ \d+ \d+ \d+$", a.wakelat):
         sys.exit("overhead: --wakelat takes 'MESSENGERS WORKERS ROUNDS WORK'")
     rt = a.roundtrips
-    boots = [("ping", dict(QEMU_ICOUNT="3"), False, "icount shift=3",
+    boots = [("ping", dict(QEMU_ICOUNT="3"), "icount shift=3",
               [("pingpong-1cpu", f"ipcc-pingpong {rt} 0"),
                ("pingpong", f"ipcc-pingpong {max(100, rt // 5)}")]),
-             ("hack", dict(QEMU_ICOUNT="3"), False, "icount shift=3",
+             ("hack", dict(QEMU_ICOUNT="3"), "icount shift=3",
               [("hackbench", f"ipcc-hackbench {a.hackbench}")]),
-             ("lat", dict(QEMU_ICOUNT="3"), False, "icount shift=3",
+             ("lat", dict(QEMU_ICOUNT="3"), "icount shift=3",
               [("wakeup", f"ipcc-wakelat {a.wakelat}")])]
     if a.only:
         boots = [b for b in boots if b[0] == a.only]
     rows, rc, logdirs = [], 0, []
-    for i, (name, env, calibrated, clock, tools) in enumerate(boots):
+    for i, (name, env, clock, tools) in enumerate(boots):
         if a.analyze:
             if i >= len(a.analyze):
                 break
@@ -177,7 +170,7 @@ def main():
             r, out = bl.boot(a.profile, guest_script(a.pairs, tools), logdir,
                              timeout=300 + a.pairs * 120, env_extra=env)
         logdirs.append(str(logdir))
-        got = analyze(out, calibrated, clock)
+        got = analyze(out, clock)
         if not got:
             print("\n".join(out.splitlines()[-20:]))
             bl.log(f"overhead: no results (exit {r}); logs in {logdir}")
