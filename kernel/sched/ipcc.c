@@ -119,6 +119,11 @@ struct ipcc_score_table {
 	unsigned int		nr_cpus;
 	/* Highest known perf cell of each class, IPCC_CELL_UNKNOWN if none. */
 	u16			best_perf[IPCC_MAX_CLASSES];
+	/*
+	 * Most any class of any CPU gains on a bigger CPU: the largest
+	 * bigger - perf of a pair with both known, 0 if none gains.
+	 */
+	u16			misfit_room;
 	unsigned int		nr_cells;
 	struct ipcc_cell	cells[] __counted_by(nr_cells);
 };
@@ -789,7 +794,9 @@ static int ipcc_cap_rank_cmp(const void *a, const void *b)
 
 /*
  * Fill the bigger cell of every pair of @t: the best known perf score of
- * the class on the CPUs whose capacity (@cap) exceeds the pair's CPU's.
+ * the class on the CPUs whose capacity (@cap) exceeds the pair's CPU's;
+ * and @t's misfit_room, the most a pair's bigger cell exceeds its perf
+ * cell.
  * A sweep over the CPUs by decreasing capacity keeps the best score seen
  * so far per class; a run of equal capacities reads it before adding to
  * it. O(n log n) in the possible CPUs, done once per table, so that the
@@ -817,8 +824,15 @@ static int ipcc_fill_bigger(struct ipcc_score_table *t, ipcc_get_capacity_fn cap
 		for (j = i; j < n && rank[j].cap == rank[i].cap; j++) {
 			struct ipcc_cell *c = &t->cells[rank[j].cpu * nr];
 
-			for (class = 0; class < nr; class++)
+			for (class = 0; class < nr; class++) {
 				c[class].bigger = best[class];
+				if (best[class] != IPCC_CELL_UNKNOWN &&
+				    c[class].perf != IPCC_CELL_UNKNOWN &&
+				    best[class] > c[class].perf)
+					t->misfit_room = max_t(u16, t->misfit_room,
+							       best[class] -
+							       c[class].perf);
+			}
 		}
 		for (j = i; j < n && rank[j].cap == rank[i].cap; j++) {
 			struct ipcc_cell *c = &t->cells[rank[j].cpu * nr];
@@ -1124,6 +1138,15 @@ int sched_ipcc_task_score(struct task_struct *p, int cpu, bool bigger)
 	guard(rcu)();
 	return ipcc_table_task_perf(rcu_dereference(ipcc_table), &p->ipcc,
 				    cpu, bigger);
+}
+
+int sched_ipcc_misfit_room(void)
+{
+	const struct ipcc_score_table *t;
+
+	guard(rcu)();
+	t = rcu_dereference(ipcc_table);
+	return t ? t->misfit_room : 0;
 }
 
 /*

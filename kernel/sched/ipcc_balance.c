@@ -765,18 +765,20 @@ static void ipcc_misfit_mark(struct rq *rq, struct task_struct *p, bool on)
 
 bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits)
 {
+	int threshold = READ_ONCE(ipcc_misfit_threshold);
 	int cpu = cpu_of(rq);
 	bool misfit = false;
 	int here, best;
 
 	lockdep_assert_rq_held(rq);
 
-	if (fits && sched_ipcc_task_known(p) && sched_ipcc_balance_movable(p)) {
+	/* No class gains enough anywhere: no task needs its mix read. */
+	if (fits && sched_ipcc_misfit_room() > threshold &&
+	    sched_ipcc_task_known(p) && sched_ipcc_balance_movable(p)) {
 		best = sched_ipcc_task_score(p, cpu, true);
 		here = sched_ipcc_task_score(p, cpu, false);
 		misfit = best >= 0 && here >= 0 &&
-			 ipcc_class_misfit(here, best,
-					   READ_ONCE(ipcc_misfit_threshold));
+			 ipcc_class_misfit(here, best, threshold);
 	}
 
 	if (misfit && !rq->misfit_task_load)

@@ -381,6 +381,22 @@ bool sched_ipcc_task_known(const struct task_struct *p);
 int sched_ipcc_task_score(struct task_struct *p, int cpu, bool bigger);
 
 /**
+ * sched_ipcc_misfit_room() - the most a class gains on a bigger CPU
+ *
+ * The largest amount by which the perf score of any class on any CPU is
+ * exceeded by its best score on the CPUs of more capacity, both known:
+ * no task, whatever its class or class mix, scores more than this better
+ * on a bigger CPU (sched_ipcc_task_score()). Found when the score cache
+ * is built. A class misfit needs more than ``misfit_threshold``; on most
+ * parts no class gains that much, and then the misfit check at every
+ * pick ends here.
+ *
+ * Context: any; takes the RCU read lock.
+ * Return: the room in normalised units, 0 when no class gains.
+ */
+int sched_ipcc_misfit_room(void);
+
+/**
  * sched_ipcc_stat_inc() - bump a debugfs ``stats`` counter
  * @stat: the counter
  *
@@ -715,8 +731,10 @@ void __sched_ipcc_tick_swap(struct rq *rq);
  * higher capacity than on its own does not fit: the misfit machinery of
  * asymmetric capacity systems then pulls it up, to a bigger CPU that has
  * room and where its class gains that much (sched_ipcc_misfit_src_ok()).
- * The check reads one cell of the score cache. Unclassified tasks and the
- * tasks sched_ipcc_balance_gain() treats as neutral always fit by class.
+ * The check reads the task's mix and two cells of the score cache, and
+ * nothing of the task where no class gains more than the threshold
+ * (sched_ipcc_misfit_room()). Unclassified tasks and the tasks
+ * sched_ipcc_balance_gain() treats as neutral always fit by class.
  * A newly marked class misfit is counted (%IPCC_STAT_MISFIT).
  *
  * Context: update_misfit_status(), @rq locked.

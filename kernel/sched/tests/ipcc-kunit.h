@@ -1041,19 +1041,27 @@ static int ipcc_test_bigger_walk(const struct ipcc_score_table *t, int cpu,
 	return best;
 }
 
+/*
+ * The bigger cells must be what the walk finds, and the table's misfit
+ * room the most any known pair gains by the walk.
+ */
 static void ipcc_test_bigger_matches_walk(struct kunit *test,
 					  const struct ipcc_score_table *t,
 					  ipcc_get_capacity_fn cap)
 {
-	int cpu, class;
+	int cpu, class, best, here, room = 0;
 
 	for_each_possible_cpu(cpu) {
-		for (class = 0; class < 3; class++)
+		for (class = 0; class < 3; class++) {
+			best = ipcc_test_bigger_walk(t, cpu, class, cap);
+			here = ipcc_table_cell(t, cpu, class, false);
 			KUNIT_EXPECT_EQ_MSG(test, ipcc_table_bigger(t, cpu, class),
-					    ipcc_test_bigger_walk(t, cpu, class,
-								  cap),
-					    "cpu %d class %d", cpu, class);
+					    best, "cpu %d class %d", cpu, class);
+			if (best >= 0 && here >= 0)
+				room = max(room, best - here);
+		}
 	}
+	KUNIT_EXPECT_EQ(test, t->misfit_room, room);
 }
 
 /*
@@ -1080,6 +1088,9 @@ static void ipcc_test_bigger(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 1), -1);
 	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 2), 0);
 	ipcc_test_bigger_matches_walk(test, t, ipcc_test_cpu0_big);
+	/* Class 0 gains 200 - 150 on CPU 0; class 2 scores 0 there. */
+	KUNIT_EXPECT_EQ(test, t->misfit_room,
+			ipcc_norm_score(200) - ipcc_norm_score(150));
 	/* Out of range: none. */
 	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, 3), -1);
 	KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, -1), -1);
@@ -1095,6 +1106,8 @@ static void ipcc_test_bigger(struct kunit *test)
 	for (class = 0; class < 3; class++)
 		KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, 1, class), -1);
 	ipcc_test_bigger_matches_walk(test, t, ipcc_test_cpu0_small);
+	/* A 0 here counts; class 1 has no score on CPU 0. */
+	KUNIT_EXPECT_EQ(test, t->misfit_room, ipcc_norm_score(120));
 	kvfree(t);
 
 	/* One capacity: no CPU is bigger than another. */
@@ -1105,6 +1118,7 @@ static void ipcc_test_bigger(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, ipcc_table_bigger(t, cpu, class),
 					-1);
 	}
+	KUNIT_EXPECT_EQ(test, t->misfit_room, 0);
 	kvfree(t);
 }
 
