@@ -21,8 +21,8 @@
  * Under QEMU's -icount shift=S every instruction takes 2^S ns of guest
  * time on whichever vCPU runs it, so the guest executed N >> S
  * instructions in all, B x K of them in the spinners: the rest is what
- * the kernel (and this parent's wake-up, the same in every run) took.  With TASKS
- * at least the number of CPUs no vCPU idles.
+ * the kernel (and this parent's wake-up, the same in every run) took.
+ * With TASKS at least the number of CPUs no vCPU idles.
  */
 #define _GNU_SOURCE
 #include <sched.h>

@@ -387,9 +387,9 @@ int sched_ipcc_task_score(struct task_struct *p, int cpu, bool bigger);
  * exceeded by its best score on the CPUs of more capacity, both known:
  * no task, whatever its class or class mix, scores more than this better
  * on a bigger CPU (sched_ipcc_task_score()). Found when the score cache
- * is built. A class misfit needs more than ``misfit_threshold``; on most
- * parts no class gains that much, and then the misfit check at every
- * pick ends here.
+ * is built. A class misfit needs more than ``misfit_threshold``; where
+ * no class gains that much (the emulated Lunar Lake-like part at the
+ * default threshold), the misfit check at every pick ends here.
  *
  * Context: any; takes the RCU read lock.
  * Return: the room in normalised units, 0 when no class gains.

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -625,11 +626,15 @@ static int misfit_class(int *gap)
 	return asym ? best : -1;
 }
 
-/* Runs about 1 ms in every 4: it fits a small CPU by utilization. */
+/*
+ * Runs about 1 ms in every 4: it fits a small CPU by utilization. Dies
+ * with the test, should the harness kill it before it kills this.
+ */
 static void duty_work(void)
 {
 	struct timespec t0, t;
 
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		do {
@@ -640,15 +645,22 @@ static void duty_work(void)
 	}
 }
 
-/* How many tasks became misfits by class in @ms milliseconds. */
-static unsigned long long misfits_in(long ms)
+/*
+ * How many tasks became misfits by class in @ms milliseconds, into @n.
+ * Return: 0, or -errno when the stats file cannot be read.
+ */
+static int misfits_in(long ms, unsigned long long *n)
 {
-	unsigned long long before = 0, after = 0;
+	unsigned long long before, after;
+	int ret;
 
-	stat_value("misfit", &before);
+	ret = stat_value("misfit", &before);
+	if (ret)
+		return ret;
 	usleep(ms * 1000);
-	stat_value("misfit", &after);
-	return after - before;
+	ret = stat_value("misfit", &after);
+	*n = after - before;
+	return ret;
 }
 
 /*
@@ -662,10 +674,10 @@ static unsigned long long misfits_in(long ms)
  */
 TEST_F(ipcc, misfit_threshold_boundary)
 {
+	unsigned long long at = 0, below = 0;
+	int class, gap = 0, i, n, err = 0;
 	char buf[64], saved[32];
 	pid_t pid[MISFIT_TASKS];
-	unsigned long long at, below;
-	int class, gap = 0, i, n;
 
 	if (!self->have_debugfs)
 		SKIP(return, "%s is absent", IPCC_DIR);
@@ -677,35 +689,33 @@ TEST_F(ipcc, misfit_threshold_boundary)
 		SKIP(return, "no class scores better on a bigger CPU");
 	ASSERT_LT(0, read_text(MISFIT_PATH, saved, sizeof(saved)));
 
-	for (n = 0; n < MISFIT_TASKS; n++) {
+	/* Every step runs, so that the tasks are reaped; errors count. */
+	for (n = 0; n < MISFIT_TASKS && !err; n++) {
 		pid[n] = fork();
 		if (!pid[n])
 			duty_work();
-		if (pid[n] < 0)
-			break;
-		snprintf(buf, sizeof(buf), "%d %d", pid[n], class);
-		if (write_str(OVERRIDE_PATH, buf)) {
-			n++;
+		if (pid[n] < 0) {
+			err = -errno;
 			break;
 		}
+		snprintf(buf, sizeof(buf), "%d %d", pid[n], class);
+		err = write_str(OVERRIDE_PATH, buf);
 	}
 
 	snprintf(buf, sizeof(buf), "%d", gap);
-	write_str(MISFIT_PATH, buf);
+	err = err ?: write_str(MISFIT_PATH, buf);
 	usleep(200 * 1000);
-	at = misfits_in(1500);
+	err = err ?: misfits_in(1500, &at);
 	snprintf(buf, sizeof(buf), "%d", gap - 1);
-	write_str(MISFIT_PATH, buf);
-	below = misfits_in(1500);
+	err = err ?: write_str(MISFIT_PATH, buf);
+	err = err ?: misfits_in(1500, &below);
 
-	write_str(MISFIT_PATH, saved);
+	EXPECT_EQ(0, write_str(MISFIT_PATH, saved));
 	for (i = 0; i < n; i++) {
-		if (pid[i] > 0) {
-			kill(pid[i], SIGKILL);
-			waitpid(pid[i], NULL, 0);
-		}
+		kill(pid[i], SIGKILL);
+		waitpid(pid[i], NULL, 0);
 	}
-	ASSERT_EQ(MISFIT_TASKS, n);
+	ASSERT_EQ(0, err);
 
 	TH_LOG("class %d gains %d on a bigger CPU: misfits %llu at threshold %d",
 	       class, gap, at, gap);
