@@ -25,7 +25,8 @@
 #                     series' tests on the package's kernel and options,
 #                     under systemd; each passes when it exits 0
 #
-# Needs root (chroot, file ownership in the image). Results: out/deb/boot/.
+# Needs root (chroot, file ownership in the image). Results:
+# out/deb/boot-BASE/ (boot-BASE-test/ for DEB_CONFIG=test).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "make deb-boot needs root (debootstrap, chroot)"
@@ -46,7 +47,7 @@ deb=$(ls -t "$OUT"/deb/linux-image-"$ver"*-"$name"_*.deb 2>/dev/null | head -n 1
 roots=$CACHE/deb-root
 base=$roots/$suite
 work=$roots/work
-logdir=$OUT/deb/boot
+logdir=$OUT/deb/boot-$BASE${name#ipcc}
 # A run killed in a chroot (ours, or debootstrap's second stage) may have
 # left the host's file systems mounted there: unmount them before
 # removing anything, and never cross into another file system.

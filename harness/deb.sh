@@ -123,7 +123,8 @@ delta=$OUT/deb/config-delta-$BASE$suffix.txt
 msg "differences from the base config: $delta ($(grep -c '^[-+]' "$delta") lines)"
 [ "${DEB_CONFIG_ONLY:-}" = 1 ] && exit 0
 
-msg "building Debian packages (bindeb-pkg; hours on a small machine; log: $OUT/deb/build.log)"
+log=$OUT/deb/build-$BASE$suffix.log
+msg "building Debian packages (bindeb-pkg; hours on a small machine; log: $log)"
 rm -f "$KCACHE"/*.deb "$KCACHE"/*.buildinfo "$KCACHE"/*.changes
 # A distribution config builds about 20,000 objects once: through ccache
 # they would only push the test kernels' objects out of its 5 GB. The
@@ -136,9 +137,9 @@ cc="ccache gcc"
 if ! DEB_BUILD_PROFILES=pkg.linux-upstream.nokerneldbg \
 	flock "$CACHE/build.lock" make -C "$SRC" O="$build" ARCH=x86_64 \
 	CC="$cc" -j"$JOBS" KDEB_PKGVERSION="$BASE-ipcc1" bindeb-pkg \
-	>"$OUT/deb/build.log" 2>&1; then
-	tail -n 30 "$OUT/deb/build.log" >&2
-	die "bindeb-pkg failed; see $OUT/deb/build.log"
+	>"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	die "bindeb-pkg failed; see $log"
 fi
 mv "$KCACHE"/*.deb "$OUT/deb/" || die "no packages were written"
 msg "packages:"
