@@ -27,14 +27,37 @@ CACHE = Path(os.environ.get("IPCC_CACHE") or
 GUEST_BIN = CACHE / "build" / "guest-bin"
 MODE_NAMES = {0: "off", 1: "tie-break", 2: "full"}
 CLASS_NAMES = {0: "scalar", 1: "vector", 2: "VNNI", 3: "spin-wait",
-               4: "rand48", 5: "div16"}
+               4: "rand48", 5: "div16", 6: "fft", 7: "matrixprod",
+               8: "ackermann", 9: "collatz"}
 # The kinds of work ipcc-worker executes: 0..3 one per class the
 # hardware's Thread Director tells apart (qemu/README.md); 4 and 5 are
 # scalar integer work of very different P/E gain (bench/truth.py), which
 # the hardware classifies as class 0 like kind 0.
-NR_KINDS = len(CLASS_NAMES)
 NR_HW_CLASSES = 4
 KIND_BY_NAME = {"scalar": 0, "vector": 1, "dot": 2, "spin": 3, "rand48": 4, "div16": 5}
+# Real programs: Debian's stress-ng (bench/build-guest.sh puts it and its
+# libraries in GUEST_ROOT, which the scenario's boot adds to the guest),
+# one stressor per task. Method -> (kind of work the truth scores it by,
+# the stressor's options). The hardware classifies what it executes.
+GUEST_ROOT = CACHE / "build" / "guest-root"
+STRESS_NG = {
+    "int32": (0, ["--cpu", "1", "--cpu-method", "int32"]),
+    "double": (1, ["--cpu", "1", "--cpu-method", "double"]),
+    "pause": (3, ["--nop", "1", "--nop-instr", "pause"]),
+    "rand48": (4, ["--cpu", "1", "--cpu-method", "rand48"]),
+    "div16": (5, ["--cpu", "1", "--cpu-method", "div16"]),
+    "fft": (6, ["--cpu", "1", "--cpu-method", "fft"]),
+    "matrixprod": (7, ["--cpu", "1", "--cpu-method", "matrixprod"]),
+    "ackermann": (8, ["--cpu", "1", "--cpu-method", "ackermann"]),
+    "collatz": (9, ["--cpu", "1", "--cpu-method", "collatz"]),
+}
+
+
+def stress_ng_argv(method, duration_s):
+    """The guest command of one stress-ng task (its own timeout well past
+    the run's end: the driver stops it)."""
+    return (["/usr/bin/stress-ng"] + STRESS_NG[method][1] +
+            ["--timeout", f"{int(duration_s) + 60}s", "--temp-path", "/tmp"])
 
 
 def log(*a):
@@ -57,6 +80,7 @@ class TaskGroup:
     pin: str = "-"
     unpin: float = None
     work: float = None          # fixed work, seconds of run time on an E-core
+    stress_ng: str = None       # a real program: this stress-ng method
 
 
 @dataclass
@@ -115,6 +139,19 @@ class Scenario:
                        for i, gg, *_ in inst if gg == g.name]
         return sorted(ev)
 
+    def programs(self):
+        """Whether any task runs a real program."""
+        return any(g.stress_ng for g in self.tasks)
+
+    def boot_env(self):
+        """What the boot needs beyond the defaults: the real programs."""
+        if not self.programs():
+            return {}
+        if not (GUEST_ROOT / "usr/bin/stress-ng").exists():
+            raise ScenarioError(f"{self.path}: runs stress-ng, but {GUEST_ROOT} has none: "
+                                "run bench/build-guest.sh")
+        return {"SCRIPT_ROOT": str(GUEST_ROOT)}
+
     def spec(self):
         lines = [f"# scenario {self.name}",
                  f"duration_ms {int(self.duration * 1000)}",
@@ -130,6 +167,10 @@ class Scenario:
         for i, grp, name, cls, duty, period, pin in self.instances():
             extra = f" {fixed[i][1]:.3f}" if i in fixed else ""
             lines.append(f"task {i} {name} {cls} {duty} {period} {pin}{extra}")
+            g = next(g for g in self.tasks if g.name == grp)
+            if g.stress_ng:
+                lines.append(f"program {i} " +
+                             " ".join(stress_ng_argv(g.stress_ng, self.duration)))
         for t, kind, i, arg in self.events():
             lines.append(f"event {t} {kind} {i} {arg}" if kind == "class"
                          else f"event {t} {kind} {i}")
@@ -214,7 +255,7 @@ def parse_scenario(path):
                               num(ln, args[3], int, 0, 255, "eff")))
         elif key == "task":
             if not args or "=" in args[0]:
-                err(ln, "task NAME class=C|kind=K [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S] [work=S]")
+                err(ln, "task NAME class=C|kind=K|stress-ng=METHOD [duty=D] [count=N] [period=MS] [pin=LIST] [unpin=S] [work=S]")
             name = args[0]
             if not re.match(r"^[A-Za-z][\w-]*$", name) or name in seen_groups:
                 err(ln, f"bad or duplicate task name {name!r}")
@@ -224,13 +265,23 @@ def parse_scenario(path):
                 if "=" not in a:
                     err(ln, f"expected key=value, got {a!r}")
                 k, v = a.split("=", 1)
-                if k not in ("class", "kind", "duty", "count", "period", "pin", "unpin", "work"):
+                if k not in ("class", "kind", "stress-ng", "duty", "count", "period", "pin",
+                             "unpin", "work"):
                     err(ln, f"unknown task key {k!r}")
                 kv[k] = v
-            if ("class" in kv) == ("kind" in kv):
-                err(ln, "task needs class= or kind=")
-            g = TaskGroup(name, kind(ln, kv["kind"]) if "kind" in kv else
-                          num(ln, kv["class"], int, 0, NR_HW_CLASSES - 1, "class"))
+            if sum(k in kv for k in ("class", "kind", "stress-ng")) != 1:
+                err(ln, "task needs one of class=, kind= or stress-ng=")
+            if "stress-ng" in kv:
+                if kv["stress-ng"] not in STRESS_NG:
+                    err(ln, f"unknown stress-ng method {kv['stress-ng']!r} "
+                        f"(one of {', '.join(STRESS_NG)})")
+                for k in ("duty", "period"):
+                    if k in kv:
+                        err(ln, f"{k}= does not apply to stress-ng= (it runs all the time)")
+                g = TaskGroup(name, STRESS_NG[kv["stress-ng"]][0], stress_ng=kv["stress-ng"])
+            else:
+                g = TaskGroup(name, kind(ln, kv["kind"]) if "kind" in kv else
+                              num(ln, kv["class"], int, 0, NR_HW_CLASSES - 1, "class"))
             g.duty = num(ln, kv.get("duty", "100"), int, 1, 100, "duty")
             g.count = num(ln, kv.get("count", "1"), int, 1, 256, "count")
             g.period = num(ln, kv.get("period", "10"), int, 1, 1000, "period")
@@ -263,6 +314,8 @@ def parse_scenario(path):
     for t, grp, idx, _ in sc.changes:
         if grp not in groups:
             raise ScenarioError(f"{path}: change refers to unknown task {grp!r}")
+        if groups[grp].stress_ng:
+            raise ScenarioError(f"{path}: {grp} runs stress-ng, which cannot change its work")
         if idx is not None and idx >= groups[grp].count:
             raise ScenarioError(f"{path}: {grp}#{idx}: only {groups[grp].count} instances")
         if t >= sc.duration:

@@ -9,8 +9,15 @@
 # repository share the cache and an older clone's build is newer than a
 # later edit.
 #
+# It also stages the real programs the scenarios can run (stress-ng, from
+# Debian's package on this host, with the shared libraries it loads) in
+# $CACHE/build/guest-root/, a tree at the guest's root that only the boots
+# of scenarios with such tasks add to their initramfs (about 25 MB).
+#
 # usage: bench/build-guest.sh
 . "$(dirname "$0")/../harness/lib.sh"
+
+"$HARNESS/deps.sh" bench || exit 1
 
 dest=$CACHE/build/guest-bin
 sums=$CACHE/build/guest-bin.sums
@@ -32,3 +39,26 @@ for src in "$REPO"/bench/src/*.c "$REPO"/bench/overhead/*.c; do
 		strip "$bin.tmp" && mv "$bin.tmp" "$bin" && echo "$sum" >"$sumf"
 	fi
 done
+
+# Real programs: the binary and every library the dynamic loader maps for
+# it, at the paths the host has them (the guest gets the same loader).
+root=$CACHE/build/guest-root
+prog=$(command -v stress-ng) || die "no stress-ng on this host"
+libs=$(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }') ||
+	die "ldd $prog failed"
+[ -n "$libs" ] || die "ldd found no libraries for $prog"
+rm -rf "$root.tmp"
+mkdir -p "$root.tmp/usr/bin"
+cp "$prog" "$root.tmp/usr/bin/stress-ng" || die "cannot copy $prog"
+for lib in $libs; do
+	mkdir -p "$root.tmp$(dirname "$lib")"
+	cp -L "$lib" "$root.tmp$lib" || die "cannot copy $lib"
+done
+# /lib is a link to usr/lib on Debian 12: the guest gets real
+# directories under both names, whichever the binary's paths use.
+if [ ! -d "$root" ] || ! diff -r -q "$root" "$root.tmp" >/dev/null 2>&1; then
+	msg "guest programs: $prog ($(stress-ng --version | head -n 1)) and $(echo "$libs" | wc -w) libraries"
+	rm -rf "$root" && mv "$root.tmp" "$root"
+else
+	rm -rf "$root.tmp"
+fi

@@ -96,7 +96,8 @@ def run_model(sc, model, analyze):
         order = [(m, 1) for m in sc.modes]
         os.environ["ITD_MODEL"] = model
         rc, out = bl.boot(sc.profile, bl.guest_script(sc, order), logdir, smp=sc.smp,
-                          timeout=180 + 3 * len(order) * (sc.duration + 3))
+                          timeout=180 + 3 * len(order) * (sc.duration + 3),
+                          env_extra=sc.boot_env())
     files = bl.extract_tar(out)
     if files is None:
         print("\n".join(out.splitlines()[-20:]))

@@ -40,7 +40,7 @@ def run_scenario(sc, analyze_dir=None):
         bl.log(f"scenario {sc.name}: profile {sc.profile}, modes {sc.modes}, "
                f"{sc.repetitions} reps x {sc.duration:g}s (~{guest_s / 60:.1f} min in the guest)")
         rc, out = bl.boot(sc.profile, bl.guest_script(sc), logdir, smp=sc.smp,
-                          timeout=120 + 3 * guest_s)
+                          timeout=120 + 3 * guest_s, env_extra=sc.boot_env())
     files = bl.extract_tar(out)
     if files is None:
         tail = "\n".join(out.splitlines()[-15:])
@@ -305,6 +305,8 @@ def main():
     paths = a.scenarios or sorted(str(p) for p in (bl.BENCH / "scenarios").glob("*.conf"))
     try:
         scs = [bl.parse_scenario(p) for p in paths]
+        for sc in scs if not a.analyze else ():
+            sc.boot_env()       # the real programs are there
     except bl.ScenarioError as e:
         sys.exit(f"bench: {e}")
     for sc in scs:

@@ -33,8 +33,25 @@ Calibration (published measurements; the E-core's speed is 1):
   5     1.35  1.1       stress-ng div16 on the same part; SMT assumed as
                         for 4
 
+  6     1.96  1.3       stress-ng fft on the i5-1335U; SMT as for 1
+                        (assumed: floating-point code)
+  7     1.12  1.3       stress-ng matrixprod on the same part; SMT as
+                        for 1 (assumed)
+  8     1.43  1.1       stress-ng ackermann on the same part; SMT as for
+                        4 (assumed: scalar integer code)
+  9     1.82  1.1       stress-ng collatz on the same part; SMT as for 4
+                        (assumed)
+
 Kinds 4 and 5 are scalar integer code like kind 0: the hardware classifies
 all three as class 0, though their P/E gains differ by a factor of 2.2.
+Kinds 6 to 9 only the real programs run (Debian's stress-ng itself, with
+the method of that name; bench/benchlib.py's STRESS_NG); ipcc-worker has
+no loop for them. How the emulated hardware classifies Debian's build of
+each method (its compiler chose the instructions): int32, rand48, div16,
+matrixprod, ackermann and collatz class 0; double and fft class 1 (over
+a quarter of what they execute is packed SSE); the nop stressor's PAUSE
+loop class 3 (the stressor's class mix after 2.5 s on a P-core of
+lnl-hw, bench/README.md).
 
 "SMT pair" is the work two busy threads of one core do together, in
 units of one thread alone: each runs at half of it (0.55 for kind 0,
@@ -68,6 +85,10 @@ CATALOGUE = {
     3: Work("spin-wait (PAUSE)", 1.0, 2.0),
     4: Work("rand48 (stress-ng rand48)", 3.03, 1.1),
     5: Work("16-bit division (stress-ng div16)", 1.35, 1.1),
+    6: Work("FFT (stress-ng fft)", 1.96, 1.3),
+    7: Work("matrix product (stress-ng matrixprod)", 1.12, 1.3),
+    8: Work("Ackermann (stress-ng ackermann)", 1.43, 1.1),
+    9: Work("Collatz (stress-ng collatz)", 1.82, 1.1),
 }
 
 # Speeds are reported on the HFI's 0..255 scale of a P-core's class-0
@@ -97,7 +118,7 @@ def smt_factor(cls):
 
 def table():
     """The catalogue as text lines, for reports."""
-    out = ["kind  work                               P/E   SMT pair"]
+    out = ["kind  work                                   P/E   SMT pair"]
     for c, w in sorted(CATALOGUE.items()):
-        out.append(f"{c:<5} {w.name:<34} {w.p_over_e:<5} {w.smt_pair}")
+        out.append(f"{c:<5} {w.name:<38} {w.p_over_e:<5} {w.smt_pair}")
     return out

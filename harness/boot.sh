@@ -27,6 +27,10 @@
 #   ITD_MODEL     hybrid profiles: Thread Director model of the emulated
 #                 part, oracle (default), rpl or rule (qemu/README.md)
 #   ITD_SEED      hybrid profiles: seed of the model's randomness (0)
+#   SCRIPT_FILES  MODE=script: host files copied to the guest's /run/ipcc
+#   SCRIPT_ROOT   MODE=script: a host directory whose tree is added at the
+#                 guest's root (the benchmark's real programs and their
+#                 libraries, bench/build-guest.sh)
 #   QEMU_BIN      the emulator (default: the one harness/qemu-build.sh built)
 #   CMDLINE       extra kernel command line
 #   KERNEL        bzImage to boot (default: the harness build)
@@ -99,6 +103,7 @@ if [ "$nodes" -gt 1 ]; then
 fi
 
 rd=$initramfs
+rd_drop=
 if [ "$mode" = script ]; then
 	[ -f "$script" ] || die "no such script: $script"
 	# A second cpio appended to the first: the kernel unpacks both.
@@ -108,8 +113,17 @@ if [ "$mode" = script ]; then
 	cp "$script" "$extra/run/ipcc/script"
 	chmod +x "$extra/run/ipcc/script"
 	[ -n "${SCRIPT_FILES:-}" ] && cp $SCRIPT_FILES "$extra/run/ipcc/"
+	[ -z "${SCRIPT_ROOT:-}" ] || [ -d "$SCRIPT_ROOT" ] ||
+		die "SCRIPT_ROOT $SCRIPT_ROOT is not a directory"
 	rd=$logdir/initramfs.cpio
-	(cat "$initramfs"; cd "$extra" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$rd"
+	(
+		cat "$initramfs"
+		cd "$extra" && find . | LC_ALL=C sort | cpio -o -H newc --quiet || exit 1
+		[ -z "${SCRIPT_ROOT:-}" ] && exit 0
+		# A third archive; not kept with the logs (tens of MB a boot).
+		cd "$SCRIPT_ROOT" && find . | LC_ALL=C sort | cpio -o -H newc --quiet
+	) >"$rd" || die "cannot write $rd"
+	[ -n "${SCRIPT_ROOT:-}" ] && rd_drop=$rd
 fi
 
 # A log large enough that tests late in a boot still find its early lines.
@@ -155,7 +169,7 @@ done
 # QEMU: a server socket for the monitor, a client of it for the port.
 # (A short path: socket paths are limited to 107 bytes.)
 qmp_sock=$(mktemp -u /tmp/ipcc-qmp.XXXXXX)
-trap 'rm -f "$qmp_sock"' EXIT
+trap 'rm -f "$qmp_sock" ${rd_drop:+"$rd_drop"}' EXIT
 qmp_args=(-chardev "socket,id=qmpmon,path=$qmp_sock,server=on,wait=off"
 	-mon chardev=qmpmon,mode=control
 	-chardev "socket,id=qmpport,path=$qmp_sock")

@@ -53,6 +53,13 @@ fakeroot:fakeroot
 pahole:dwarves
 "
 
+# The benchmark's real programs: Debian's stress-ng, run in the guest
+# with the host's libraries (bench/build-guest.sh).
+[ "${1:-}" = bench ] && NEEDS="$NEEDS
+stress-ng:stress-ng
+ldd:libc-bin
+"
+
 # make deb-boot: a Debian root file system, a chroot, an ext4 image.
 [ "${1:-}" = deb-boot ] && NEEDS="$NEEDS
 debootstrap:debootstrap

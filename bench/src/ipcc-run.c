@@ -17,6 +17,23 @@
  *                            ipcc-worker), DUTY percent, PIN a cpulist it
  *                            starts pinned to or "-"; WORK_MS > 0 makes
  *                            it a fixed-work task (below)
+ *   program ID ARG0 ARG1 ...  task ID runs this program instead of a
+ *                            worker (after its task line; up to 15
+ *                            words): a real, unmodified program such as
+ *                            stress-ng, whose work the hardware
+ *                            classifies as it executes it.  CLASS is then
+ *                            only the kind of work the truth scores it by
+ *                            (0..15), DUTY and PERIOD are not used, and
+ *                            no class event may name it.  The program may
+ *                            fork its work into one child (stress-ng's
+ *                            stressor): the first child it starts is the
+ *                            process sampled.  The run starts (t=0) when
+ *                            every program has that child, each held
+ *                            stopped until then, with the run time every
+ *                            task had before t=0 left out (start-up under
+ *                            emulation takes about a second); a program
+ *                            still without one after 30 s reads as not
+ *                            running (CPU -1, run time 0) until it has
  *   speed CLASS P_OVER_E SMT  the true speed of CLASS's kind of work on a
  *                            P-core relative to an E-core, and a thread's
  *                            speed beside a busy SMT sibling (a fraction);
@@ -75,6 +92,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -89,19 +107,25 @@
 
 #define MAX_TASKS	256
 #define MAX_EVENTS	1024
-#define NR_KINDS	6	/* the kinds of work (ipcc-worker) */
+#define NR_KINDS	16	/* kinds of work the truth can score */
+#define NR_WORKER_KINDS	6	/* the kinds ipcc-worker executes */
+#define MAX_ARGS	16
 #define MAX_CPUS	256
 
 struct task {
 	int id, cls, cls0, duty, period;
 	char name[64];
 	char pin[256];
-	pid_t pid;
+	pid_t pid;		/* what the driver forked */
+	pid_t spid;		/* what it samples: pid, or the program's child */
+	char *argv[MAX_ARGS];	/* a program task's command, NULL-terminated */
 	int fd_stat, fd_sched;
 	char end[160];
 	/* Fixed work (work_ms > 0): progress in ms of E-core run time. */
 	double work_ms, prog_ms, done_ms, done_run_ms;
 	int done, cls_run;	/* cls_run: the kind it ran since the last sample */
+	int unpinned;		/* its unpin event was applied */
+	uint64_t run0;		/* run time (ns) before the start, left out */
 };
 
 struct event {
@@ -121,7 +145,7 @@ struct sample {
 
 static struct task tasks[MAX_TASKS];
 static struct event events[MAX_EVENTS];
-static int ntasks, nevents, nfixed;
+static int ntasks, nevents, nfixed, nprograms;
 static long duration_ms, interval_ms = 20;
 static char worker[256] = "ipcc-worker";
 static char hardware[256];
@@ -132,6 +156,8 @@ static int have_speed[NR_KINDS];
 /* Core type of each CPU ('P', 'E' or 0) and its SMT siblings. */
 static char cpu_type[MAX_CPUS];
 static cpu_set_t siblings[MAX_CPUS];
+/* Every CPU the driver may use: what an unpinned task gets. */
+static cpu_set_t all;
 
 static void die(const char *fmt, const char *arg)
 {
@@ -229,6 +255,27 @@ static void read_spec(const char *path)
 			ntasks++;
 			continue;
 		}
+		if (!strncmp(line, "program ", 8)) {
+			char *tok, *save = NULL;
+			int id, a = 0;
+
+			if (sscanf(line, "program %d %n", &id, &n) < 1 ||
+			    id < 0 || id >= ntasks || tasks[id].argv[0])
+				die("bad program line: %s", line);
+			t = &tasks[id];
+			for (tok = strtok_r(line + n, " \t\n", &save); tok;
+			     tok = strtok_r(NULL, " \t\n", &save)) {
+				if (a >= MAX_ARGS - 1)
+					die("too many words: %s", line);
+				t->argv[a] = strdup(tok);
+				if (!t->argv[a++])
+					die("out of memory%s", "");
+			}
+			if (!a)
+				die("bad program line: %s", line);
+			nprograms++;
+			continue;
+		}
 		if (!strncmp(line, "event ", 6)) {
 			if (nevents >= MAX_EVENTS)
 				die("too many events%s", "");
@@ -245,7 +292,7 @@ static void read_spec(const char *path)
 				die("bad event kind: %s", kind);
 			if (e->id < 0 || e->id >= MAX_TASKS)
 				die("bad event task: %s", line);
-			if (!e->kind && (e->arg < 0 || e->arg >= NR_KINDS))
+			if (!e->kind && (e->arg < 0 || e->arg >= NR_WORKER_KINDS))
 				die("bad event class: %s", line);
 			nevents++;
 			continue;
@@ -255,9 +302,16 @@ static void read_spec(const char *path)
 	fclose(f);
 	if (duration_ms <= 0 || interval_ms <= 0 || !ntasks)
 		die("spec %s needs duration_ms and tasks", path);
-	for (int i = 0; i < nevents; i++)
+	for (int i = 0; i < nevents; i++) {
 		if (events[i].id >= ntasks)
 			die("event for an unknown task in %s", path);
+		if (!events[i].kind && tasks[events[i].id].argv[0])
+			die("a class event for a program task in %s", path);
+	}
+	/* A program's kind only scores it; a worker executes its kind. */
+	for (int i = 0; i < ntasks; i++)
+		if (!tasks[i].argv[0] && tasks[i].cls >= NR_WORKER_KINDS)
+			die("a worker of a kind ipcc-worker lacks in %s", path);
 	if (nfixed && !hardware[0])
 		die("fixed-work tasks need a hardware line in %s", path);
 	for (int i = 0; i < nevents; i++)
@@ -313,6 +367,14 @@ static void read_hardware(void)
 	}
 }
 
+/* Stop a task: the process forked, and a program's child, if it has one. */
+static void stop_task(struct task *t)
+{
+	kill(t->pid, SIGTERM);
+	if (t->spid && t->spid != t->pid)
+		kill(t->spid, SIGTERM);
+}
+
 /*
  * Advance the fixed-work tasks over the interval from samples @prev to
  * @cur (@ntasks each; @prev NULL for the first, from the start with no run
@@ -365,7 +427,7 @@ static int advance(struct sample *prev, struct sample *cur)
 		t->done_run_ms = a->run_ns / 1e6 + d * f;
 		t->prog_ms = t->work_ms;
 		t->done = 1;
-		kill(t->pid, SIGTERM);
+		stop_task(t);
 	}
 	return left;
 }
@@ -401,6 +463,54 @@ static const char *stat_field(const char *buf, int field)
 	return NULL;
 }
 
+/* The process a task's samples and results name. */
+static pid_t sampled(const struct task *t)
+{
+	return t->spid ? t->spid : t->pid;
+}
+
+static void open_proc(struct task *t, pid_t pid)
+{
+	char path[64];
+
+	t->spid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	t->fd_stat = open(path, O_RDONLY);
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
+	t->fd_sched = open(path, O_RDONLY);
+}
+
+/* The lowest-numbered child process of @parent, or 0 (a scan of /proc). */
+static pid_t find_child(pid_t parent)
+{
+	char path[300], buf[512];
+	pid_t found = 0;
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		pid_t pid = atoi(d->d_name);
+		const char *p;
+		int fd, n;
+
+		if (pid <= 0 || (found && pid >= found))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read_fd(fd, buf, sizeof(buf));
+		close(fd);
+		p = n > 0 ? stat_field(buf, 4) : NULL;
+		if (p && atoi(p) == parent)
+			found = pid;
+	}
+	closedir(dir);
+	return found;
+}
+
 static void sample_task(struct task *t, struct sample *s, float t_ms)
 {
 	char buf[1024];
@@ -410,6 +520,18 @@ static void sample_task(struct task *t, struct sample *s, float t_ms)
 	s->cpu = -1;
 	s->state = '?';
 	s->run_ns = 0;
+	if (t->argv[0] && !t->spid) {
+		pid_t child = find_child(t->pid);
+
+		if (!child) {
+			s->state = 'S';	/* still starting */
+			return;
+		}
+		open_proc(t, child);
+		/* Forked before its parent's unpin: unpin it too. */
+		if (t->unpinned)
+			sched_setaffinity(child, sizeof(all), &all);
+	}
 	if (read_fd(t->fd_stat, buf, sizeof(buf)) > 0) {
 		p = stat_field(buf, 3);
 		if (p)
@@ -420,6 +542,7 @@ static void sample_task(struct task *t, struct sample *s, float t_ms)
 	}
 	if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
 		s->run_ns = strtoull(buf, NULL, 10);
+	s->run_ns = s->run_ns > t->run0 ? s->run_ns - t->run0 : 0;
 }
 
 static int sched_class_of(pid_t pid)
@@ -442,12 +565,59 @@ static int sched_class_of(pid_t pid)
 	return cls;
 }
 
+/*
+ * Real programs take a while to start (a dynamically linked stress-ng
+ * under emulation: about a second) before they fork their work.  Hold
+ * each child that does the work (SIGSTOP) until every program has one,
+ * then start them together at t=0, with the run time everything had so
+ * far left out.  Workers were released with the programs and run
+ * meanwhile.  A program without a child after 30 s is sampled once it
+ * has one.
+ */
+static void start_programs(void)
+{
+	int64_t until = now_ns() + 30000000000LL;
+	int i, left;
+
+	do {
+		struct timespec ms = { 0, 1000000 };
+
+		left = 0;
+		for (i = 0; i < ntasks; i++) {
+			struct task *t = &tasks[i];
+			pid_t child;
+
+			if (!t->argv[0] || t->spid)
+				continue;
+			child = find_child(t->pid);
+			if (!child) {
+				left++;
+				continue;
+			}
+			kill(child, SIGSTOP);
+			open_proc(t, child);
+		}
+		if (left)
+			nanosleep(&ms, NULL);
+	} while (left && now_ns() < until);
+	if (left)
+		fprintf(stderr, "ipcc-run: %d programs had no child after 30 s\n", left);
+	for (i = 0; i < ntasks; i++) {
+		struct sample s;
+
+		sample_task(&tasks[i], &s, 0);
+		tasks[i].run0 = s.run_ns;
+	}
+	for (i = 0; i < ntasks; i++)
+		if (tasks[i].argv[0] && tasks[i].spid)
+			kill(tasks[i].spid, SIGCONT);
+}
+
 int main(int argc, char **argv)
 {
 	int gate[2], i, k, nsamples, rotate = 0;
 	char dir[64], path[128], buf[1024];
 	struct sample *samples;
-	cpu_set_t all;
 	sigset_t usr1;
 	int64_t t0;
 	FILE *out;
@@ -509,6 +679,12 @@ int main(int argc, char **argv)
 			while (read(gate[0], &c, 1) < 0 && errno == EINTR)
 				;
 			close(gate[0]);
+			if (t->argv[0]) {
+				execvp(t->argv[0], t->argv);
+				fprintf(stderr, "ipcc-run: cannot run %s: %s\n",
+					t->argv[0], strerror(errno));
+				_exit(127);
+			}
 			snprintf(a1, sizeof(a1), "%d", t->duty);
 			snprintf(a2, sizeof(a2), "%d", t->period);
 			snprintf(a3, sizeof(a3), "%d", t->cls);
@@ -524,15 +700,18 @@ int main(int argc, char **argv)
 				fprintf(stderr, "ipcc-run: cannot pin %d to %s\n",
 					(int)pid, t->pin);
 		}
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		t->fd_stat = open(path, O_RDONLY);
-		snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-		t->fd_sched = open(path, O_RDONLY);
+		/* A program's child, once it has one, is opened when sampled. */
+		t->fd_stat = -1;
+		t->fd_sched = -1;
+		if (!t->argv[0])
+			open_proc(t, pid);
 	}
 	close(gate[0]);
 
-	t0 = now_ns();
 	close(gate[1]);		/* go */
+	if (nprograms)
+		start_programs();
+	t0 = now_ns();
 	for (k = 0; k < nsamples; k++) {
 		int64_t next = t0 + (int64_t)k * interval_ms * 1000000LL;
 		struct timespec ts = { next / 1000000000LL, next % 1000000000LL };
@@ -556,6 +735,10 @@ int main(int argc, char **argv)
 				t->cls = e->arg;
 			} else {
 				sched_setaffinity(t->pid, sizeof(all), &all);
+				/* A program's child: now, or when it is found. */
+				if (t->spid && t->spid != t->pid)
+					sched_setaffinity(t->spid, sizeof(all), &all);
+				t->unpinned = 1;
 			}
 			e->done = 1;
 			e->applied_ms = (now_ns() - t0) / 1e6;
@@ -595,8 +778,8 @@ int main(int argc, char **argv)
 		if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
 			sscanf(buf, "%llu %llu %llu", &run, &wait, &slices);
 		snprintf(t->end, sizeof(t->end), "end,%d,%lu,%lu,%llu,%llu,%llu,%d\n",
-			 (int)t->pid, ut, st, run, wait, slices,
-			 sched_class_of(t->pid));
+			 (int)sampled(t), ut, st, run, wait, slices,
+			 sched_class_of(sampled(t)));
 	}
 
 	fprintf(out, "# ipcc-run 1\nmeta,%ld,%ld,%ld\n", duration_ms,
@@ -604,7 +787,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < ntasks; i++) {
 		struct task *t = &tasks[i];
 
-		fprintf(out, "task,%d,%d,%s,%d,%d\n", t->id, (int)t->pid,
+		fprintf(out, "task,%d,%d,%s,%d,%d\n", t->id, (int)sampled(t),
 			t->name, t->cls0, t->duty);
 	}
 	for (i = 0; i < ntasks; i++)
@@ -623,20 +806,22 @@ int main(int argc, char **argv)
 			struct sample *s = &samples[(size_t)k * ntasks + i];
 
 			fprintf(out, "s,%.3f,%d,%d,%c,%llu\n", s->t_ms,
-				(int)tasks[i].pid, s->cpu, s->state,
+				(int)sampled(&tasks[i]), s->cpu, s->state,
 				(unsigned long long)s->run_ns);
 		}
 	for (i = 0; i < ntasks; i++)
 		fputs(tasks[i].end, out);
 	for (i = 0; i < ntasks; i++)
-		kill(tasks[i].pid, SIGTERM);
+		stop_task(&tasks[i]);
 	for (i = 0; i < ntasks; i++) {
 		int st;
 
 		while (waitpid(tasks[i].pid, &st, 0) < 0 && errno == EINTR)
 			;
-		close(tasks[i].fd_stat);
-		close(tasks[i].fd_sched);
+		if (tasks[i].fd_stat >= 0)
+			close(tasks[i].fd_stat);
+		if (tasks[i].fd_sched >= 0)
+			close(tasks[i].fd_sched);
 	}
 	for (i = 0; i < ntasks; i++) {
 		FILE *f;

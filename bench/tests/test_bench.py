@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -234,6 +235,27 @@ class ScenarioKeywords(unittest.TestCase):
             with self.assertRaises(bl.ScenarioError, msg=bad):
                 self.parse("duration 2\n" + bad)
 
+    def test_stress_ng(self):
+        sc = self.parse("duration 12\ntask f stress-ng=fft count=2 pin=4-7 unpin=2\n"
+                        "task s stress-ng=pause\ntask w kind=scalar\n")
+        self.assertEqual([g.cls for g in sc.tasks], [6, 3, 0])
+        self.assertTrue(sc.programs())
+        spec = sc.spec().splitlines()
+        self.assertIn("task 0 f#0 6 100 10 4-7", spec)
+        self.assertIn("program 1 /usr/bin/stress-ng --cpu 1 --cpu-method fft "
+                      "--timeout 72s --temp-path /tmp", spec)
+        self.assertIn("program 2 /usr/bin/stress-ng --nop 1 --nop-instr pause "
+                      "--timeout 72s --temp-path /tmp", spec)
+        # The worker task has no program line.
+        self.assertFalse([ln for ln in spec if ln.startswith("program 3")])
+        self.assertFalse(self.parse("duration 2\ntask w kind=scalar\n").programs())
+        self.assertEqual(self.parse("duration 2\ntask w kind=scalar\n").boot_env(), {})
+        for bad in ("task a stress-ng=avx512\n", "task a stress-ng=fft class=1\n",
+                    "task a stress-ng=fft duty=50\n", "task a stress-ng=fft period=5\n",
+                    "task a stress-ng=fft\nchange 1 a vector\n"):
+            with self.assertRaises(bl.ScenarioError, msg=bad):
+                self.parse("duration 2\n" + bad)
+
     def test_fork_order_spreads(self):
         sc = self.parse("duration 2\nrepetitions 3\ntask a class=0 count=16\n")
         self.assertEqual(bl.fork_stride(sc), 5)
@@ -265,7 +287,7 @@ class DriverFixedWork(unittest.TestCase):
     def drive(self, ctype, kind, *work_ms):
         (self.dir / "hw").write_text(f"{ctype.lower()}cpus 0\n")
         spec = self.dir / "spec"
-        spec.write_text("duration_ms 30000\ninterval_ms 5\n"
+        spec.write_text("duration_ms 200000\ninterval_ms 5\n"
                         f"worker {self.tools / 'ipcc-worker'}\nhardware {self.dir / 'hw'}\n"
                         + "".join(f"speed {c} {w.p_over_e} {w.smt_factor()}\n"
                                   for c, w in sorted(truth.CATALOGUE.items()))
@@ -301,6 +323,64 @@ class DriverFixedWork(unittest.TestCase):
         self.assertTrue(after)
         self.assertTrue(all(s[2] == "X" for s in after))
         self.assertEqual(len({s[3] for s in after}), 1)
+
+
+class DriverProgram(unittest.TestCase):
+    """ipcc-run on the host running a program that forks its work into a
+    child, as stress-ng does: the child is what it samples and scores."""
+
+    def setUp(self):
+        cc = shutil.which("gcc") or shutil.which("cc")
+        if not cc or not Path("/bin/sh").exists():
+            self.skipTest("no C compiler or /bin/sh")
+        self.dir = Path(tempfile.mkdtemp())
+        subprocess.run([cc, "-O2", "-o", str(self.dir / "ipcc-run"),
+                        str(BENCH / "src" / "ipcc-run.c")], check=True)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def drive(self, lines):
+        (self.dir / "hw").write_text("pcpus 0\n")
+        spec = self.dir / "spec"
+        spec.write_text("duration_ms 20000\ninterval_ms 5\n"
+                        f"hardware {self.dir / 'hw'}\n"
+                        + "".join(f"speed {c} {w.p_over_e} {w.smt_factor()}\n"
+                                  for c, w in sorted(truth.CATALOGUE.items()))
+                        + lines)
+        out = self.dir / "out"
+        p = subprocess.run([str(self.dir / "ipcc-run"), str(spec), str(out)],
+                           capture_output=True, text=True, timeout=60)
+        return p, (bl.parse_run(out.read_text()) if p.returncode == 0 else None)
+
+    def test_child_does_the_work(self):
+        # The shell forks a busy child and waits: the parent alone would
+        # never finish 60 ms of work (it runs about a millisecond).
+        script = self.dir / "busy.sh"
+        script.write_text("#!/bin/sh\nwhile :; do :; done &\nwait\n")
+        script.chmod(0o755)
+        p, r = self.drive(f"task 0 fft#0 6 100 10 0 60\nprogram 0 {script}\n")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(0, r.done, "the program's work never finished")
+        # Done after 60 / 1.96 ms of the child's run time (kind 6: fft).
+        self.assertAlmostEqual(r.done[0][1], 60.0 / 1.96, delta=0.01)
+        pid = r.tasks[0]["pid"]
+        self.assertTrue(r.samples[pid])
+        self.assertLess(r.samples[pid][-1][0], 15000)
+        # The child was stopped with its parent.
+        time.sleep(0.2)
+        stat = Path(f"/proc/{pid}/stat")
+        self.assertTrue(not stat.exists() or stat.read_text().split(")")[1].split()[0] in "ZX")
+
+    def test_bad_program_lines(self):
+        for bad in ("task 0 a 0 100 10 -\nprogram 1 /bin/true\n",
+                    "task 0 a 0 100 10 -\nprogram 0\n",
+                    "task 0 a 0 100 10 -\nprogram 0 /bin/true\nprogram 0 /bin/true\n",
+                    "task 0 a 0 100 10 -\nprogram 0 /bin/true\nevent 10 class 0 1\n",
+                    # A worker cannot execute kind 6; a program can be scored by it.
+                    "task 0 a 6 100 10 -\n"):
+            p, _ = self.drive(bad)
+            self.assertNotEqual(p.returncode, 0, bad)
 
 
 def main():
