@@ -39,8 +39,12 @@ def run_scenario(sc, analyze_dir=None):
         guest_s = sc.repetitions * len(sc.modes) * (sc.duration + 3)
         bl.log(f"scenario {sc.name}: profile {sc.profile}, modes {sc.modes}, "
                f"{sc.repetitions} reps x {sc.duration:g}s (~{guest_s / 60:.1f} min in the guest)")
+        # Real programs start slowly under TCG (16 stress-ng at once on
+        # hx-hw: up to the driver's 30 s wait a run, which the hang guard
+        # must allow).
+        start_s = 30 * sc.repetitions * len(sc.modes) if sc.programs() else 0
         rc, out = bl.boot(sc.profile, bl.guest_script(sc), logdir, smp=sc.smp,
-                          timeout=120 + 3 * guest_s, env_extra=sc.boot_env())
+                          timeout=120 + 3 * guest_s + start_s, env_extra=sc.boot_env())
     files = bl.extract_tar(out)
     if files is None:
         tail = "\n".join(out.splitlines()[-15:])
