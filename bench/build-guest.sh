@@ -41,7 +41,9 @@ for src in "$REPO"/bench/src/*.c "$REPO"/bench/overhead/*.c; do
 done
 
 # Real programs: the binary and every library the dynamic loader maps for
-# it, at the paths the host has them (the guest gets the same loader).
+# it, at the paths ldd names (/lib/x86_64-linux-gnu, /lib64 for the
+# loader): the guest's initramfs has no /lib, so these become real
+# directories there.
 root=$CACHE/build/guest-root
 prog=$(command -v stress-ng) || die "no stress-ng on this host"
 libs=$(ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }') ||
@@ -54,8 +56,7 @@ for lib in $libs; do
 	mkdir -p "$root.tmp$(dirname "$lib")"
 	cp -L "$lib" "$root.tmp$lib" || die "cannot copy $lib"
 done
-# /lib is a link to usr/lib on Debian 12: the guest gets real
-# directories under both names, whichever the binary's paths use.
+# Replaced only when something changed.
 if [ ! -d "$root" ] || ! diff -r -q "$root" "$root.tmp" >/dev/null 2>&1; then
 	msg "guest programs: $prog ($(stress-ng --version | head -n 1)) and $(echo "$libs" | wc -w) libraries"
 	rm -rf "$root" && mv "$root.tmp" "$root"

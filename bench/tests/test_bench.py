@@ -15,6 +15,7 @@ Prints the results as the guest runner's TAP (harness/results.py tap).
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -348,9 +349,22 @@ class DriverProgram(unittest.TestCase):
                         + "".join(f"speed {c} {w.p_over_e} {w.smt_factor()}\n"
                                   for c, w in sorted(truth.CATALOGUE.items()))
                         + lines)
-        out = self.dir / "out"
-        p = subprocess.run([str(self.dir / "ipcc-run"), str(spec), str(out)],
-                           capture_output=True, text=True, timeout=60)
+        out, err = self.dir / "out", self.dir / "err"
+        # Its own session, killed whole afterwards: a broken driver must
+        # not leave the busy child spinning on the host (nor hold a pipe).
+        with open(err, "w") as ef:
+            p = subprocess.Popen([str(self.dir / "ipcc-run"), str(spec), str(out)],
+                                 stdout=subprocess.DEVNULL, stderr=ef,
+                                 start_new_session=True)
+            try:
+                p.wait(timeout=60)
+            finally:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                p.wait()
+        p.stderr = err.read_text()
         return p, (bl.parse_run(out.read_text()) if p.returncode == 0 else None)
 
     def test_child_does_the_work(self):
