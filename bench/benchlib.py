@@ -818,7 +818,17 @@ def analyze_run(run, topo, warmup_s, allowed=None):
         for t in tasks:
             a = run.samples[t["pid"]][k - 1]
             b = run.samples[t["pid"]][k]
-            d = min(dt, max(0.0, (b[3] - a[3]) / 1e6))
+            # The task's run time between its own two samples, at its
+            # rate there over this interval: a sweep of the driver takes
+            # time (and longer when it is preempted part way), so the
+            # task's samples need not be as far apart as the first
+            # task's; capping the raw difference at dt dropped up to a
+            # third of the run time of busy scenarios.
+            d = max(0.0, (b[3] - a[3]) / 1e6)
+            own = b[0] - a[0]
+            if own > 0:
+                d *= dt / own
+            d = min(dt, d)
             cur[t["id"]] = (b[1], d)
             busy[b[1]] = busy.get(b[1], 0.0) + d
             timeline[t["id"]].append((t0, t1, b[1], d / dt))

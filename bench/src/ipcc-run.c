@@ -76,9 +76,11 @@
  *   meta,duration_ms,INTERVAL_MS,CLK_TCK
  *   task,ID,PID,NAME,CLASS,DUTY
  *   event,T_MS_APPLIED,KIND,ID,ARG
- *   s,T_MS,PID,CPU,STATE,RUN_NS          one per worker per sample (a
+ *   s,T_MS,PID,CPU,STATE,RUN_NS          one per worker per sample, T_MS
+ *                                        when its run time was read (a
  *                                        finished fixed-work task: its
- *                                        last values, STATE X)
+ *                                        last values, STATE X, at the
+ *                                        sweep's start)
  *   fixed,ID,WORK_MS                     a fixed-work task
  *   done,ID,T_MS,RUN_MS                  it finished its work at T_MS,
  *                                        having run RUN_MS
@@ -384,7 +386,6 @@ static int advance(struct sample *prev, struct sample *cur)
 {
 	static const struct sample start;
 	static double busy[MAX_CPUS];
-	double dt_ms = cur[0].t_ms - (prev ? prev[0].t_ms : 0);
 	int left = 0;
 
 	memset(busy, 0, sizeof(busy));
@@ -421,9 +422,9 @@ static int advance(struct sample *prev, struct sample *cur)
 			left++;
 			continue;
 		}
-		/* Done inside the interval, if it ran evenly there. */
+		/* Done inside its interval, if it ran evenly there. */
 		f = (t->work_ms - t->prog_ms) / step;
-		t->done_ms = b->t_ms - dt_ms * (1.0 - f);
+		t->done_ms = b->t_ms - (b->t_ms - a->t_ms) * (1.0 - f);
 		t->done_run_ms = a->run_ns / 1e6 + d * f;
 		t->prog_ms = t->work_ms;
 		t->done = 1;
@@ -511,12 +512,17 @@ static pid_t find_child(pid_t parent)
 	return found;
 }
 
-static void sample_task(struct task *t, struct sample *s, float t_ms)
+/*
+ * Sample task @t into @s, stamped with the time its run time was read (ms
+ * since @t0): a sweep over every task takes a while under emulation, and
+ * longer when the driver is preempted part way, so each sample keeps its
+ * own time rather than the sweep's.
+ */
+static void sample_task(struct task *t, struct sample *s, int64_t t0)
 {
 	char buf[1024];
 	const char *p;
 
-	s->t_ms = t_ms;
 	s->cpu = -1;
 	s->state = '?';
 	s->run_ns = 0;
@@ -525,6 +531,7 @@ static void sample_task(struct task *t, struct sample *s, float t_ms)
 
 		if (!child) {
 			s->state = 'S';	/* still starting */
+			s->t_ms = (now_ns() - t0) / 1e6;
 			return;
 		}
 		open_proc(t, child);
@@ -542,6 +549,7 @@ static void sample_task(struct task *t, struct sample *s, float t_ms)
 	}
 	if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
 		s->run_ns = strtoull(buf, NULL, 10);
+	s->t_ms = (now_ns() - t0) / 1e6;
 	s->run_ns = s->run_ns > t->run0 ? s->run_ns - t->run0 : 0;
 }
 
@@ -605,7 +613,7 @@ static void start_programs(void)
 	for (i = 0; i < ntasks; i++) {
 		struct sample s;
 
-		sample_task(&tasks[i], &s, 0);
+		sample_task(&tasks[i], &s, now_ns());
 		tasks[i].run0 = s.run_ns;
 	}
 	for (i = 0; i < ntasks; i++)
@@ -747,7 +755,7 @@ int main(int argc, char **argv)
 			struct sample *s = &samples[(size_t)k * ntasks + i];
 
 			if (!tasks[i].done) {
-				sample_task(&tasks[i], s, t_ms);
+				sample_task(&tasks[i], s, t0);
 				continue;
 			}
 			*s = s[-ntasks];

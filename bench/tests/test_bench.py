@@ -129,6 +129,37 @@ class FixedWorkMetrics(unittest.TestCase):
         self.assertIsNone(bl.fixed_work_metrics(fake_run({}, {}), topo))
 
 
+class SampleTimes(unittest.TestCase):
+    """Each sample carries the time its run time was read; a stretched
+    sweep (the driver preempted part way) must not lose run time."""
+
+    def run_of(self, skew):
+        # Two tasks always running, each on an E-core of its own, sampled
+        # every 10 ms; the second task's reads come late by skew(k) ms.
+        topo = topology(0, 2, 1)
+        run = bl.Run(duration_ms=1000, interval_ms=10)
+        run.tasks = [dict(id=i, pid=100 + i, name=f"t#{i}", cls0=0, duty=100)
+                     for i in range(2)]
+        for k in range(101):
+            t0, t1 = 10.0 * k, 10.0 * k + skew(k)
+            run.samples.setdefault(100, []).append((t0, 0, "R", int(t0 * 1e6)))
+            run.samples.setdefault(101, []).append((t1, 1, "R", int(t1 * 1e6)))
+        return bl.analyze_run(run, topo, 0.0)
+
+    def test_stretched_sweeps_keep_run_time(self):
+        # Every other sweep the second read comes 5 ms late: its own
+        # intervals are 15 and 5 ms against the first task's 10.
+        res = self.run_of(lambda k: 5.0 if k % 2 else 0.0)
+        run_ms = [res["per_task"][i]["run_ms"] for i in range(2)]
+        self.assertAlmostEqual(run_ms[0], 1000.0, delta=0.01)
+        self.assertAlmostEqual(run_ms[1], 1000.0, delta=10.0)
+        self.assertAlmostEqual(res["efficiency"], 1.0, delta=0.01)
+
+    def test_even_sweeps_unchanged(self):
+        res = self.run_of(lambda k: 0.0)
+        self.assertAlmostEqual(res["per_task"][1]["run_ms"], 1000.0, delta=0.01)
+
+
 class SchedstatTotals(unittest.TestCase):
     """make bench-scale reads /proc/schedstat of 6.12 (v16) and 7.3 (v17)."""
 
@@ -324,6 +355,31 @@ class DriverFixedWork(unittest.TestCase):
         self.assertTrue(after)
         self.assertTrue(all(s[2] == "X" for s in after))
         self.assertEqual(len({s[3] for s in after}), 1)
+
+
+    def test_samples_keep_their_own_time(self):
+        # Three tasks: within a sweep the reads follow each other, each
+        # stamped when it was made, and a sweep ends before the next.
+        (self.dir / "hw").write_text("ecpus 0\n")
+        spec = self.dir / "spec"
+        spec.write_text("duration_ms 300\ninterval_ms 5\n"
+                        f"worker {self.tools / 'ipcc-worker'}\nhardware {self.dir / 'hw'}\n"
+                        + "".join(f"task {i} t#{i} 0 100 10 0\n" for i in range(3)))
+        out = self.dir / "out"
+        subprocess.run([str(self.tools / "ipcc-run"), str(spec), str(out)], check=True,
+                       timeout=60)
+        r = bl.parse_run(out.read_text())
+        s = [r.samples[t["pid"]] for t in r.tasks]
+        n = min(len(x) for x in s)
+        self.assertGreater(n, 10)
+        spread = 0.0
+        for k in range(n):
+            times = [x[k][0] for x in s]
+            self.assertEqual(times, sorted(times))
+            if k + 1 < n:
+                self.assertLessEqual(times[-1], s[0][k + 1][0])
+            spread = max(spread, times[-1] - times[0])
+        self.assertGreater(spread, 0.0)
 
 
 class DriverProgram(unittest.TestCase):
