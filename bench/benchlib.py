@@ -779,6 +779,27 @@ def fixed_work_metrics(run, topo, allowed=None):
     return res
 
 
+def run_envelope(samples):
+    """A task's cumulative run time (ns) at its samples as it happened.
+
+    The kernel's figure for a running task (/proc/PID/schedstat) moves
+    only at its own updates (a tick, a switch), which under emulation
+    come late: the figure lags, then jumps, and some intervals show more
+    run time than they lasted (bench/README.md, "What is measured").  A
+    task cannot run longer than the time between two samples, so the run
+    time it had at a sample is at least what it reported at any later
+    sample less the time in between: the smallest curve through or above
+    the readings that never rises faster than time.  Its total is the
+    reported one; time reported late moves back to when it was run.
+
+    samples: [(t_ms, cpu, state, run_ns)] in time order."""
+    out = [float(x[3]) for x in samples]
+    for k in range(len(out) - 2, -1, -1):
+        gap = max(0.0, (samples[k + 1][0] - samples[k][0]) * 1e6)
+        out[k] = max(out[k], out[k + 1] - gap)
+    return out
+
+
 def analyze_run(run, topo, warmup_s, allowed=None):
     """Metrics of one run (see bench/README.md)."""
     warm = warmup_s * 1000.0
@@ -808,6 +829,17 @@ def analyze_run(run, topo, warmup_s, allowed=None):
     intervals, every = [], []
     window = 0.0
     cpu_busy = {}
+    env, late = {}, []
+    for p in pids:
+        env[p] = run_envelope(run.samples[p][:nk])
+        s = run.samples[p][:nk]
+        total = s[-1][3] - s[0][3]
+        if total > 0:
+            # The share of its run time reported after the interval it
+            # was run in.
+            late.append(sum(max(0.0, (b[3] - a[3]) - (eb - ea))
+                            for a, b, ea, eb in zip(s, s[1:], env[p], env[p][1:]))
+                        / total)
     for k in range(1, nk):
         t0 = run.samples[pids[0]][k - 1][0]
         t1 = run.samples[pids[0]][k][0]
@@ -818,13 +850,13 @@ def analyze_run(run, topo, warmup_s, allowed=None):
         for t in tasks:
             a = run.samples[t["pid"]][k - 1]
             b = run.samples[t["pid"]][k]
-            # The task's run time between its own two samples, at its
-            # rate there over this interval: a sweep of the driver takes
-            # time (and longer when it is preempted part way), so the
-            # task's samples need not be as far apart as the first
-            # task's; capping the raw difference at dt dropped up to a
-            # third of the run time of busy scenarios.
-            d = max(0.0, (b[3] - a[3]) / 1e6)
+            # The task's run time between its own two samples (as the
+            # kernel reported it on time, run_envelope()), at its rate
+            # there over this interval: a sweep of the driver takes time
+            # (and longer when it is preempted part way), so the task's
+            # samples need not be as far apart as the first task's.
+            ra, rb = env[t["pid"]][k - 1], env[t["pid"]][k]
+            d = max(0.0, (rb - ra) / 1e6)
             own = b[0] - a[0]
             if own > 0:
                 d *= dt / own
@@ -863,9 +895,13 @@ def analyze_run(run, topo, warmup_s, allowed=None):
                 i = t["id"]
                 cpu, d = cur[i]
                 cls = cls_at(i, t0)
-                # Sibling load relative to the capacity, not capped at 1 so
-                # that its mean matches the optimum's fluid model.
-                sb = min(1.0, sum(busy.get(s, 0.0) for s in sib.get(cpu, ())) / dt) / kappa
+                # Sibling load relative to the capacity, not capped at 1 in
+                # an interval so that its mean matches the optimum's fluid
+                # model: a task's run time counts on the CPU of the
+                # interval's end, so a migration can put more than dt on a
+                # CPU in one interval and less in another (at most 2, for
+                # a speed that stays positive).
+                sb = min(2.0, sum(busy.get(s, 0.0) for s in sib.get(cpu, ())) / dt / kappa)
                 f = 1.0 - (1.0 - topo.smt_factor(cls)) * sb
                 w = topo.score(cpu, cls) * d / 1000.0 * f
                 thr += w
@@ -964,6 +1000,7 @@ def analyze_run(run, topo, warmup_s, allowed=None):
         p_share={c: cls_p.get(c, 0.0) / v for c, v in cls_run.items() if v > 0},
         per_task=per_task, timeline=timeline,
         cpu_s=sum(pt["run_ms"] for pt in per_task.values()) / 1000.0,
+        late_share=max(late) if late else 0.0,
         fixed=fixed_work_metrics(run, topo, allowed),
     )
 

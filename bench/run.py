@@ -128,6 +128,7 @@ def aggregate(sc, mode, per_rep):
         p_share={bl.class_name(c): bl.summarize([m["p_share"].get(c) for m in per_rep])["median"]
                  for c in classes},
         cpu_s=bl.summarize([m["cpu_s"] for m in per_rep]),
+        late_share=max(m["late_share"] for m in per_rep),
         window_s=per_rep[0]["window_s"],
         ipcc_stats={k: sorted(m["ipcc_stats"].get(k, 0) for m in per_rep)[len(per_rep) // 2]
                     for k in per_rep[0]["ipcc_stats"]},

@@ -113,6 +113,9 @@
 #define NR_WORKER_KINDS	6	/* the kinds ipcc-worker executes */
 #define MAX_ARGS	16
 #define MAX_CPUS	256
+/* A run-time reading counts when it took at most this long; tries. */
+#define READ_WINDOW_NS	100000
+#define READ_TRIES	10
 
 struct task {
 	int id, cls, cls0, duty, period;
@@ -147,6 +150,7 @@ struct sample {
 
 static struct task tasks[MAX_TASKS];
 static struct event events[MAX_EVENTS];
+
 static int ntasks, nevents, nfixed, nprograms;
 static long duration_ms, interval_ms = 20;
 static char worker[256] = "ipcc-worker";
@@ -547,9 +551,22 @@ static void sample_task(struct task *t, struct sample *s, int64_t t0)
 		if (p)
 			s->cpu = atoi(p);
 	}
-	if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
-		s->run_ns = strtoull(buf, NULL, 10);
-	s->t_ms = (now_ns() - t0) / 1e6;
+	/*
+	 * The run time and the time it was read at, bracketed by two clock
+	 * reads: the emulator deschedules vCPUs while guest time goes on, so
+	 * two reads in a row can be milliseconds apart.  Read again while
+	 * they are further apart than READ_WINDOW_NS.
+	 */
+	for (int n = 0; n < READ_TRIES; n++) {
+		int64_t before = now_ns(), after;
+
+		if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
+			s->run_ns = strtoull(buf, NULL, 10);
+		after = now_ns();
+		s->t_ms = (before + (after - before) / 2 - t0) / 1e6;
+		if (after - before <= READ_WINDOW_NS)
+			break;
+	}
 	s->run_ns = s->run_ns > t->run0 ? s->run_ns - t->run0 : 0;
 }
 

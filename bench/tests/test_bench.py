@@ -155,6 +155,43 @@ class SampleTimes(unittest.TestCase):
         self.assertAlmostEqual(run_ms[1], 1000.0, delta=10.0)
         self.assertAlmostEqual(res["efficiency"], 1.0, delta=0.01)
 
+    def test_reported_late(self):
+        # The kernel's figure lags and jumps: 0 ms, then 20 ms in a 10 ms
+        # interval.  The 10 ms reported late move back to when they ran.
+        topo = topology(0, 1, 1)
+        run = bl.Run(duration_ms=40, interval_ms=10)
+        run.tasks = [dict(id=0, pid=100, name="t#0", cls0=0, duty=100)]
+        run.samples[100] = [(0.0, 0, "R", 0), (10.0, 0, "R", 0), (20.0, 0, "R", int(20e6)),
+                            (30.0, 0, "R", int(30e6)), (40.0, 0, "R", int(40e6))]
+        self.assertEqual(bl.run_envelope(run.samples[100]), [0.0, 10e6, 20e6, 30e6, 40e6])
+        res = bl.analyze_run(run, topo, 0.0)
+        self.assertAlmostEqual(res["per_task"][0]["run_ms"], 40.0)
+        self.assertAlmostEqual(res["late_share"], 0.25)
+
+    def test_sibling_load_is_not_capped(self):
+        # A runs alone on CPU 0 of a P-core; the sibling CPU 1 shows 1.5
+        # and 0.5 of an interval by turns (a migration charges a task's
+        # run time to the CPU of the interval's end): on average busy, so
+        # A runs at its SMT speed, not faster.
+        topo = topology(1, 1, 2)
+        run = bl.Run(duration_ms=400, interval_ms=10)
+        run.tasks = [dict(id=i, pid=100 + i, name=f"t#{i}", cls0=1, duty=100) for i in range(3)]
+        b_run = 0.0
+        for k in range(41):
+            t = 10.0 * k
+            if k:
+                b_run += 10.0 if k % 2 else 5.0
+            run.samples.setdefault(100, []).append((t, 0, "R", int(t * 1e6)))
+            # B on CPU 1: all of odd intervals, half of even ones; C half
+            # of every interval, charged to CPU 1 in odd ones.
+            run.samples.setdefault(101, []).append((t, 1, "R", int(b_run * 1e6)))
+            run.samples.setdefault(102, []).append((t, 1 if k % 2 else 2, "R", int(t * 0.5e6)))
+        res = bl.analyze_run(run, topo, 0.0)
+        self.assertEqual(res["kappa"], 1.0)
+        a = res["per_task"][0]
+        speed = truth.speed(1, "P") * truth.smt_factor(1)
+        self.assertAlmostEqual(a["thr"], speed * 0.4, delta=speed * 0.4 * 0.01)
+
     def test_even_sweeps_unchanged(self):
         res = self.run_of(lambda k: 0.0)
         self.assertAlmostEqual(res["per_task"][1]["run_ms"], 1000.0, delta=0.01)
