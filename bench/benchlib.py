@@ -678,6 +678,7 @@ class Run:
     worker: dict = field(default_factory=dict)    # pid -> (work, {cpu: ns})
     fixed: dict = field(default_factory=dict)     # id -> work ms
     done: dict = field(default_factory=dict)      # id -> (t_ms it finished, run ms then)
+    idle: list = field(default_factory=list)      # (t_ms, {cpu: idle ms})
 
 
 def parse_run(text):
@@ -700,6 +701,10 @@ def parse_run(text):
         elif line.startswith("fixed,"):
             _, i, w = line.split(",")
             r.fixed[int(i)] = float(w)
+        elif line.startswith("idle,"):
+            w = line.split(",")
+            r.idle.append((float(w[1]), {c: int(v) for c, v in enumerate(w[2:])
+                                         if int(v) >= 0}))
         elif line.startswith("done,"):
             _, i, t, ran = line.split(",")
             r.done[int(i)] = (float(t), float(ran))
@@ -715,7 +720,27 @@ def parse_run(text):
                         c, ns = kv.split(":")
                         cpus[int(c)] = int(ns)
                 r.worker[int(m.group(1))] = (float(m.group(2)), cpus)
+    tick_ms = 1000.0 / (r.clk_tck or 100)
+    r.idle = [(t, {c: v * tick_ms for c, v in d.items()}) for t, d in r.idle]
     return r
+
+
+def idle_ms(run, cpu, ta, tb):
+    """CPU cpu's idle time (ms) between ta and tb (ms since the start),
+    from the run's idle readings, linear between two, or None when the run
+    has none around [ta, tb]."""
+    pts = [(t, d[cpu]) for t, d in run.idle if cpu in d]
+    if len(pts) < 2 or ta < pts[0][0] - 50 or tb > pts[-1][0] + 50:
+        return None
+
+    def at(t):
+        if t <= pts[0][0]:
+            return pts[0][1]
+        for (t0, v0), (t1, v1) in zip(pts, pts[1:]):
+            if t <= t1:
+                return v0 + (v1 - v0) * (t - t0) / (t1 - t0) if t1 > t0 else v1
+        return pts[-1][1]
+    return max(0.0, at(tb) - at(ta))
 
 
 def parse_stats(text):
@@ -797,6 +822,24 @@ def run_envelope(samples):
     for k in range(len(out) - 2, -1, -1):
         gap = max(0.0, (samples[k + 1][0] - samples[k][0]) * 1e6)
         out[k] = max(out[k], out[k + 1] - gap)
+    return out
+
+
+def run_other(run, topo, span):
+    """What each CPU did besides the benchmark's tasks over a span of the
+    run (dict t0, t1, T in ms and busy = {cpu: the tasks' run ms}), as a
+    share of the span: {cpu: share}, or None without idle readings.
+
+    The guest's own work (the driver, kernel threads, interrupts, the
+    emulation's share of them) is not idle: it keeps a CPU from the tasks
+    and makes its SMT siblings share their core, wherever it ran."""
+    out = {}
+    for c in topo.online:
+        idl = idle_ms(run, c, span["t0"], span["t1"])
+        if idl is None or span["T"] <= 0:
+            return None
+        free = max(0.0, span["T"] - span["busy"].get(c, 0.0))
+        out[c] = min(free, max(0.0, free - idl)) / span["T"]
     return out
 
 
@@ -886,11 +929,26 @@ def analyze_run(run, topo, warmup_s, allowed=None):
     # intervals from @start on (the main window: after the warm-up).
     def score(ivs, record):
         thr = 0.0
-        phases = {}   # index -> dict(T=ms, run={id: ms}, cls={id: class})
+        # Phases (index -> T=ms, run={id: ms}, cls={id: class}) and what
+        # each CPU did besides the tasks in each: its time neither idle
+        # (the driver's readings) nor the tasks' (run_other()); without
+        # idle readings, kappa stands for it.
+        spans = {}
+        for t0, dt, cur, busy in ivs:
+            ph = sum(1 for c in cuts if c <= t0)
+            sp = spans.setdefault(ph, dict(t0=t0, t1=t0, T=0.0, busy={}))
+            sp["t1"], sp["T"] = t0 + dt, sp["T"] + dt
+            for c, v in busy.items():
+                sp["busy"][c] = sp["busy"].get(c, 0.0) + v
+        other = {ph: run_other(run, topo, sp) for ph, sp in spans.items()}
+        use_other = bool(other) and all(o is not None for o in other.values())
+        cap = 1.0 if use_other else kappa
+        phases = {}
         for t0, dt, cur, busy in ivs:
             ph = sum(1 for c in cuts if c <= t0)
             P = phases.setdefault(ph, dict(T=0.0, run={}, cls={}))
             P["T"] += dt
+            oth = other[ph] if use_other else {}
             for t in tasks:
                 i = t["id"]
                 cpu, d = cur[i]
@@ -901,7 +959,8 @@ def analyze_run(run, topo, warmup_s, allowed=None):
                 # interval's end, so a migration can put more than dt on a
                 # CPU in one interval and less in another (at most 2, for
                 # a speed that stays positive).
-                sb = min(2.0, sum(busy.get(s, 0.0) for s in sib.get(cpu, ())) / dt / kappa)
+                sb = min(2.0, sum(busy.get(s, 0.0) / dt + oth.get(s, 0.0)
+                                  for s in sib.get(cpu, ())) / cap)
                 f = 1.0 - (1.0 - topo.smt_factor(cls)) * sb
                 w = topo.score(cpu, cls) * d / 1000.0 * f
                 thr += w
@@ -922,13 +981,14 @@ def analyze_run(run, topo, warmup_s, allowed=None):
                 if best is None or cpu in best:
                     pt["best_ms"] += d
         opt = 0.0
-        for P in phases.values():
+        for ph, P in phases.items():
             T = P["T"]
-            rate = model.optimum_rate(topo, [(P["cls"][i], P["run"][i] / T / kappa)
-                                             for i in P["run"]])
+            rate = model.optimum_rate(topo, [(P["cls"][i], P["run"][i] / T / cap)
+                                             for i in P["run"]],
+                                      sum(other[ph].values()) if use_other else 0.0)
             if rate is None:
                 return thr, None
-            opt += kappa * rate * T / 1000.0
+            opt += cap * rate * T / 1000.0
         return thr, opt
 
     per_task = {t["id"]: dict(run_ms=0.0, p_ms=0.0, e_ms=0.0, thr=0.0, best_ms=0.0,

@@ -114,16 +114,25 @@ def _configs(topo, classes, caps):
 _cache = {}
 
 
-def optimum_rate(topo, shares):
+# The class of the guest's own work in the optimum: worth nothing, it keeps
+# a CPU from the tasks and its SMT siblings from a core of their own.
+OTHER = -1
+
+
+def optimum_rate(topo, shares, other=0.0):
     """Best speed (score units per second) for the tasks' CPU shares.
 
     shares: list of (class, share) per task, share = run time / phase length.
+    other: CPUs' worth of the guest's own work over the phase, which the
+    optimum places too (wherever it costs the tasks least).
     Returns None when the linear program fails (should not happen)."""
     ncpu = len(topo.online)
     sh = [(c, min(1.0, max(0.0, s))) for c, s in shares if c is not None and c >= 0]
-    total = sum(s for _, s in sh)
+    other = max(0.0, other)
+    total = sum(s for _, s in sh) + other
     if total > ncpu:
         sh = [(c, s * ncpu / total) for c, s in sh]
+        other *= ncpu / total
     by = {}
     for c, s in sh:
         by.setdefault(c, []).append(s)
@@ -131,22 +140,28 @@ def optimum_rate(topo, shares):
     if not classes:
         return 0.0
     key = (id(topo), tuple((c, tuple(round(s, 4) for s in sorted(by[c], reverse=True)))
-                           for c in classes))
+                           for c in classes), round(other, 4))
     if key in _cache:
         return _cache[key]
     caps = [len(by[c]) for c in classes]
+    if other > 1e-6:
+        # Divisible: on as many CPUs at once as the part has.
+        by[OTHER] = [other]
+        classes = classes + [OTHER]
+        caps = caps + [ncpu]
     cfg = _configs(topo, classes, caps)
     cols = list(cfg.items())
     a_eq, b_eq = [], []
     a_eq.append([1.0] * len(cols))
     b_eq.append(1.0)
-    nsurplus = sum(cap - 1 for cap in caps)
+    real = [ci for ci, c in enumerate(classes) if c != OTHER]
+    nsurplus = sum(caps[ci] - 1 for ci in real)
     for ci, c in enumerate(classes):
         a_eq.append([float(k[ci]) for k, _ in cols])
         b_eq.append(sum(by[c]))
     rows_j = []
-    for ci, c in enumerate(classes):
-        srt = sorted(by[c], reverse=True)
+    for ci in real:
+        srt = sorted(by[classes[ci]], reverse=True)
         for j in range(1, caps[ci]):
             rows_j.append(([float(min(k[ci], j)) for k, _ in cols], sum(srt[:j])))
     full_a = [r + [0.0] * nsurplus for r in a_eq]

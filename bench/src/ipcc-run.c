@@ -76,6 +76,10 @@
  *   meta,duration_ms,INTERVAL_MS,CLK_TCK
  *   task,ID,PID,NAME,CLASS,DUTY
  *   event,T_MS_APPLIED,KIND,ID,ARG
+ *   idle,T_MS,TICKS0,TICKS1,...          every CPU's idle time (idle and
+ *                                        iowait of /proc/stat, clock
+ *                                        ticks; -1 offline), every tenth
+ *                                        sweep and after the last
  *   s,T_MS,PID,CPU,STATE,RUN_NS          one per worker per sample, T_MS
  *                                        when its run time was read (a
  *                                        finished fixed-work task: its
@@ -151,6 +155,19 @@ struct sample {
 static struct task tasks[MAX_TASKS];
 static struct event events[MAX_EVENTS];
 
+/*
+ * Idle time of every CPU (/proc/stat, clock ticks), read every
+ * IDLE_EVERY sweeps and at the last: what the CPUs did besides the tasks
+ * is the rest of their time (the host's "other work").
+ */
+#define IDLE_EVERY	10
+struct idle_reading {
+	float t_ms;
+	int ncpus;
+	unsigned long long ticks[MAX_CPUS];
+};
+static struct idle_reading *idle;
+static int nidle, fd_procstat = -1;
 static int ntasks, nevents, nfixed, nprograms;
 static long duration_ms, interval_ms = 20;
 static char worker[256] = "ipcc-worker";
@@ -570,6 +587,35 @@ static void sample_task(struct task *t, struct sample *s, int64_t t0)
 	s->run_ns = s->run_ns > t->run0 ? s->run_ns - t->run0 : 0;
 }
 
+/* Read every CPU's idle and iowait ticks into the next idle reading. */
+static void sample_idle(int64_t t0)
+{
+	static char buf[65536];
+	struct idle_reading *r = &idle[nidle];
+	char *line, *save;
+
+	if (fd_procstat < 0 || read_fd(fd_procstat, buf, sizeof(buf)) <= 0)
+		return;
+	r->t_ms = (now_ns() - t0) / 1e6;
+	r->ncpus = 0;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v[5];
+		int cpu;
+
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4]) != 6 ||
+		    cpu < 0 || cpu >= MAX_CPUS)
+			continue;
+		while (r->ncpus < cpu)
+			r->ticks[r->ncpus++] = ~0ULL;	/* offline */
+		r->ticks[r->ncpus++] = v[3] + v[4];
+	}
+	nidle++;
+}
+
 static int sched_class_of(pid_t pid)
 {
 	char path[64], line[256];
@@ -663,8 +709,10 @@ int main(int argc, char **argv)
 		die("cannot write %s", argv[2]);
 	nsamples = duration_ms / interval_ms + 2;
 	samples = calloc((size_t)nsamples * ntasks, sizeof(*samples));
-	if (!samples)
+	idle = calloc(nsamples / IDLE_EVERY + 2, sizeof(*idle));
+	if (!samples || !idle)
 		die("out of memory%s", "");
+	fd_procstat = open("/proc/stat", O_RDONLY);
 	snprintf(dir, sizeof(dir), "/tmp/ipcc-run.%d", (int)getpid());
 	mkdir(dir, 0700);
 	sched_getaffinity(0, sizeof(all), &all);
@@ -785,8 +833,11 @@ int main(int argc, char **argv)
 			k++;
 			break;
 		}
+		if (k % IDLE_EVERY == 0)
+			sample_idle(t0);
 	}
 	nsamples = k;
+	sample_idle(t0);
 
 	/* Final CPU times now, before the output takes time. */
 	for (i = 0; i < ntasks; i++) {
@@ -834,6 +885,15 @@ int main(int argc, char **argv)
 				(int)sampled(&tasks[i]), s->cpu, s->state,
 				(unsigned long long)s->run_ns);
 		}
+	for (k = 0; k < nidle; k++) {
+		fprintf(out, "idle,%.3f", idle[k].t_ms);
+		for (i = 0; i < idle[k].ncpus; i++)
+			if (idle[k].ticks[i] == ~0ULL)
+				fputs(",-1", out);
+			else
+				fprintf(out, ",%llu", idle[k].ticks[i]);
+		fputc('\n', out);
+	}
 	for (i = 0; i < ntasks; i++)
 		fputs(tasks[i].end, out);
 	for (i = 0; i < ntasks; i++)

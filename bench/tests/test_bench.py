@@ -197,6 +197,50 @@ class SampleTimes(unittest.TestCase):
         self.assertAlmostEqual(res["per_task"][1]["run_ms"], 1000.0, delta=0.01)
 
 
+class OtherWork(unittest.TestCase):
+    """The guest's own work (the time a CPU was neither idle nor running
+    the benchmark's tasks) keeps a CPU busy, in the score and in the
+    optimum."""
+
+    def test_optimum_places_it(self):
+        topo = topology(1, 1, 2)
+        p2 = truth.speed(2, "P")
+        # Alone with an idle sibling, or beside the other work on the
+        # E-core: either way the dot-product task has a core of its own.
+        self.assertAlmostEqual(model.optimum_rate(topo, [(2, 1.0)]), p2)
+        self.assertAlmostEqual(model.optimum_rate(topo, [(2, 1.0)], 1.0), p2)
+        # Two CPUs' worth of it: one beside the task.
+        self.assertAlmostEqual(model.optimum_rate(topo, [(2, 1.0)], 2.0),
+                               p2 * truth.smt_factor(2))
+
+    def run_with_idle(self, idle_cpu1):
+        # Task 0 runs all the time on CPU 0 of a P-core; CPU 1, its
+        # sibling, runs no task and was idle idle_cpu1 of the time.
+        topo = topology(1, 0, 2)
+        run = bl.Run(duration_ms=1000, interval_ms=10, clk_tck=100)
+        run.tasks = [dict(id=0, pid=100, name="t#0", cls0=2, duty=100)]
+        run.samples[100] = [(10.0 * k, 0, "R", int(10e6 * k)) for k in range(101)]
+        run.idle = [(100.0 * k, {0: 0.0, 1: 100.0 * k * idle_cpu1}) for k in range(11)]
+        return bl.analyze_run(run, topo, 0.0)
+
+    def test_busy_sibling(self):
+        busy = self.run_with_idle(0.0)
+        free = self.run_with_idle(1.0)
+        p2 = truth.speed(2, "P")
+        self.assertAlmostEqual(free["per_task"][0]["thr"], p2, delta=p2 * 0.001)
+        self.assertAlmostEqual(busy["per_task"][0]["thr"], p2 * truth.smt_factor(2),
+                               delta=p2 * 0.001)
+        # The optimum had the sibling's work to place as well.
+        self.assertAlmostEqual(busy["efficiency"], 1.0, delta=0.001)
+        self.assertAlmostEqual(free["efficiency"], 1.0, delta=0.001)
+
+    def test_idle_readings(self):
+        r = bl.parse_run("meta,1000,10,100\nidle,0.0,5,-1,7\nidle,100.0,10,-1,17\n")
+        self.assertEqual(r.idle, [(0.0, {0: 50.0, 2: 70.0}), (100.0, {0: 100.0, 2: 170.0})])
+        self.assertAlmostEqual(bl.idle_ms(r, 2, 25.0, 75.0), 50.0)
+        self.assertIsNone(bl.idle_ms(r, 1, 25.0, 75.0))
+
+
 class SchedstatTotals(unittest.TestCase):
     """make bench-scale reads /proc/schedstat of 6.12 (v16) and 7.3 (v17)."""
 
