@@ -474,10 +474,41 @@ static int ipcc_table_headroom(const struct ipcc_score_table *t, int class,
 }
 
 /**
- * ipcc_task_mix() - the class mix a task goes by
- * @st: the task's state
- * @nr: the number of classes of the score table
- * @w:  where to copy the weights of the first @nr classes (the rest zero)
+ * struct ipcc_mix - one reading of a task's class state
+ * @w:          the weights of the table's classes in the task's mix (the
+ *              classes the table lacks read 0)
+ * @total:      their sum
+ * @class:      the task's debounced class, -1 when it has none
+ * @overridden: the class was set by hand (%IPCC_TASK_OVERRIDDEN)
+ *
+ * The tick of the CPU the task runs on updates its state while another CPU
+ * may be weighing it: every estimate of one decision comes from one
+ * reading.
+ */
+struct ipcc_mix {
+	u16		w[IPCC_MIX_CLASSES];
+	unsigned int	total;
+	int		class;
+	bool		overridden;
+};
+
+static void ipcc_mix_read(const struct sched_ipcc_task *st, unsigned int nr,
+			  struct ipcc_mix *m)
+{
+	unsigned int c;
+
+	m->total = 0;
+	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
+		m->w[c] = c < nr ? READ_ONCE(st->mix[c]) : 0;
+		m->total += m->w[c];
+	}
+	m->class = ipcc_class_to_int(READ_ONCE(st->class));
+	m->overridden = READ_ONCE(st->flags) & IPCC_TASK_OVERRIDDEN;
+}
+
+/**
+ * ipcc_mix_weight() - the weight of the mix a task goes by
+ * @m:     a reading of the task's state
  * @whole: go by the whole mix even where the class dominates it
  *
  * A task whose debounced class holds at least three quarters of its mix
@@ -491,56 +522,57 @@ static int ipcc_table_headroom(const struct ipcc_score_table *t, int class,
  * it is overridden, its mix is empty, or (unless @whole) its class
  * dominates the mix.
  */
-static unsigned int ipcc_task_mix(const struct sched_ipcc_task *st,
-				  unsigned int nr, u16 w[IPCC_MIX_CLASSES],
-				  bool whole)
+static unsigned int ipcc_mix_weight(const struct ipcc_mix *m, bool whole)
 {
-	unsigned int c, total = 0;
-	u8 class = READ_ONCE(st->class);
+	if (m->overridden)
+		return 0;
+	if (!whole && m->class >= 0 && m->class < IPCC_MIX_CLASSES &&
+	    4 * m->w[m->class] >= 3 * m->total)
+		return 0;
+
+	return m->total;
+}
+
+/* The task's ipcc_table_gain_smt(), by @m (with @whole, see above). */
+static int ipcc_mix_gain(const struct ipcc_score_table *t,
+			 const struct ipcc_mix *m, int src_cpu, int dst_cpu,
+			 bool src_shared, bool dst_shared, bool whole)
+{
+	unsigned int c, total = ipcc_mix_weight(m, whole);
+	int sum = 0;
+
+	if (!total)
+		return ipcc_table_gain_smt(t, m->class, src_cpu, dst_cpu,
+					   src_shared, dst_shared);
 
 	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
-		w[c] = c < nr ? READ_ONCE(st->mix[c]) : 0;
-		total += w[c];
+		if (m->w[c])
+			sum += m->w[c] * ipcc_table_gain_smt(t, c, src_cpu,
+							     dst_cpu,
+							     src_shared,
+							     dst_shared);
 	}
 
-	if (READ_ONCE(st->flags) & IPCC_TASK_OVERRIDDEN)
-		return 0;
-	if (!whole && class < IPCC_MIX_CLASSES && 4 * w[class] >= 3 * total)
-		return 0;
-
-	return total;
+	return DIV_ROUND_CLOSEST(sum, (int)total);
 }
 
 /*
  * ipcc_table_task_gain(), or with @whole the gain by the task's whole mix
- * (ipcc_task_mix()).
+ * (ipcc_mix_weight()).
  */
 static int ipcc_table_mix_gain(const struct ipcc_score_table *t,
 			       const struct sched_ipcc_task *st, int src_cpu,
 			       int dst_cpu, bool src_shared, bool dst_shared,
 			       bool whole)
 {
-	unsigned int c, total;
-	u16 w[IPCC_MIX_CLASSES];
-	int sum = 0;
+	struct ipcc_mix m;
 
 	if (!t)
 		return 0;
 
-	total = ipcc_task_mix(st, t->nr_classes, w, whole);
-	if (!total)
-		return ipcc_table_gain_smt(t, ipcc_class_to_int(READ_ONCE(st->class)),
-					   src_cpu, dst_cpu, src_shared,
-					   dst_shared);
-
-	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
-		if (w[c])
-			sum += w[c] * ipcc_table_gain_smt(t, c, src_cpu, dst_cpu,
-							  src_shared,
-							  dst_shared);
-	}
-
-	return DIV_ROUND_CLOSEST(sum, (int)total);
+	ipcc_mix_read(st, t->nr_classes, &m);
+	return ipcc_mix_gain(t, &m, src_cpu, dst_cpu, src_shared, dst_shared,
+			     whole);
 }
 
 /**
@@ -568,15 +600,21 @@ static int ipcc_table_task_gain(const struct ipcc_score_table *t,
 				   dst_shared, false);
 }
 
-/* ipcc_task_turn_gain_smt() for a score table. */
+/* ipcc_task_turn_gain_smt() for a score table: both estimates, one reading. */
 static int ipcc_table_turn_gain(const struct ipcc_score_table *t,
 				const struct sched_ipcc_task *st, int src_cpu,
 				int dst_cpu, bool src_shared, bool dst_shared)
 {
-	return min(ipcc_table_mix_gain(t, st, src_cpu, dst_cpu, src_shared,
-				       dst_shared, false),
-		   ipcc_table_mix_gain(t, st, src_cpu, dst_cpu, src_shared,
-				       dst_shared, true));
+	struct ipcc_mix m;
+
+	if (!t)
+		return 0;
+
+	ipcc_mix_read(st, t->nr_classes, &m);
+	return min(ipcc_mix_gain(t, &m, src_cpu, dst_cpu, src_shared,
+				 dst_shared, false),
+		   ipcc_mix_gain(t, &m, src_cpu, dst_cpu, src_shared,
+				 dst_shared, true));
 }
 
 /*
@@ -587,19 +625,19 @@ static int ipcc_table_task_headroom(const struct ipcc_score_table *t,
 				    const struct sched_ipcc_task *st, int cpu)
 {
 	unsigned int c, total, sum = 0;
-	u16 w[IPCC_MIX_CLASSES];
+	struct ipcc_mix m;
 
 	if (!t)
 		return 0;
 
-	total = ipcc_task_mix(st, t->nr_classes, w, false);
+	ipcc_mix_read(st, t->nr_classes, &m);
+	total = ipcc_mix_weight(&m, false);
 	if (!total)
-		return ipcc_table_headroom(t, ipcc_class_to_int(READ_ONCE(st->class)),
-					   cpu);
+		return ipcc_table_headroom(t, m.class, cpu);
 
 	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
-		if (w[c])
-			sum += w[c] * ipcc_table_headroom(t, c, cpu);
+		if (m.w[c])
+			sum += m.w[c] * ipcc_table_headroom(t, c, cpu);
 	}
 
 	return DIV_ROUND_CLOSEST(sum, total);
@@ -623,25 +661,24 @@ static int ipcc_table_task_perf(const struct ipcc_score_table *t,
 				bool bigger)
 {
 	unsigned int c, total, sum = 0;
-	u16 w[IPCC_MIX_CLASSES];
+	struct ipcc_mix m;
 	int v;
 
 	if (!t)
 		return -1;
 
-	total = ipcc_task_mix(st, t->nr_classes, w, false);
+	ipcc_mix_read(st, t->nr_classes, &m);
+	total = ipcc_mix_weight(&m, false);
 	if (!total)
-		return ipcc_table_perf(t, cpu,
-				       ipcc_class_to_int(READ_ONCE(st->class)),
-				       bigger);
+		return ipcc_table_perf(t, cpu, m.class, bigger);
 
 	for (c = 0; c < IPCC_MIX_CLASSES; c++) {
-		if (!w[c])
+		if (!m.w[c])
 			continue;
 		v = ipcc_table_perf(t, cpu, c, bigger);
 		if (v < 0)
 			return -1;
-		sum += w[c] * v;
+		sum += m.w[c] * v;
 	}
 
 	return DIV_ROUND_CLOSEST(sum, total);
@@ -1111,7 +1148,7 @@ int sched_ipcc_task_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
  * @dst_shared: another SMT thread of @dst_cpu's core runs a task
  *
  * The lower of sched_ipcc_task_gain_smt() and the gain by the task's whole
- * class mix (ipcc_task_mix()): a class that flaps between two values now
+ * class mix (ipcc_mix_weight()): a class that flaps between two values now
  * and then holds three quarters of the mix, and the task then passes for
  * one of that class alone, while its mix still says what it did over the
  * longer run. A turn (ipcc_rotate_candidate()) must cost the task that

@@ -125,6 +125,8 @@ unsigned int ipcc_get_debounce_ticks(void);
 int ipcc_set_debounce_ticks(unsigned int ticks);
 int ipcc_set_override(pid_t pid, int class);
 u64 ipcc_stat_read(enum ipcc_stat stat);
+int ipcc_task_turn_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
+			    bool src_shared, bool dst_shared);
 
 void ipcc_misfit_tick(struct task_struct *curr);
 bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
@@ -155,8 +157,6 @@ enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
 				     int threshold, u64 now, u64 last_swap,
 				     u64 ratelimit, bool pending);
 bool ipcc_unknown_rotatable(bool shared, u64 runtime);
-int ipcc_task_turn_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
-			    bool src_shared, bool dst_shared);
 bool ipcc_rotation_busy(unsigned long runnable);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same);
