@@ -679,6 +679,7 @@ class Run:
     fixed: dict = field(default_factory=dict)     # id -> work ms
     done: dict = field(default_factory=dict)      # id -> (t_ms it finished, run ms then)
     idle: list = field(default_factory=list)      # (t_ms, {cpu: idle ms})
+    version: int = 1    # 2: each sample stamped with its own read time
 
 
 def parse_run(text):
@@ -708,6 +709,8 @@ def parse_run(text):
         elif line.startswith("done,"):
             _, i, t, ran = line.split(",")
             r.done[int(i)] = (float(t), float(ran))
+        elif line.startswith("# ipcc-run "):
+            r.version = int(line.split()[2])
         elif line.startswith("meta,"):
             _, d, i, tck = line.split(",")
             r.duration_ms, r.interval_ms, r.clk_tck = float(d), float(i), int(tck)
@@ -720,8 +723,22 @@ def parse_run(text):
                         c, ns = kv.split(":")
                         cpus[int(c)] = int(ns)
                 r.worker[int(m.group(1))] = (float(m.group(2)), cpus)
+    # Idle time in ms; a CPU cannot idle longer than the time between two
+    # readings (the figures are in clock ticks and come a little late or
+    # early), so no reading gains more than that on the one before.
     tick_ms = 1000.0 / (r.clk_tck or 100)
-    r.idle = [(t, {c: v * tick_ms for c, v in d.items()}) for t, d in r.idle]
+    idle, last = [], {}
+    for t, d in r.idle:
+        cur = {}
+        for c, v in d.items():
+            v *= tick_ms
+            if c in last:
+                lt, lv = last[c]
+                v = lv + min(max(0.0, v - lv), max(0.0, t - lt))
+            cur[c] = v
+            last[c] = (t, v)
+        idle.append((t, cur))
+    r.idle = idle
     return r
 
 
@@ -814,8 +831,10 @@ def run_envelope(samples):
     task cannot run longer than the time between two samples, so the run
     time it had at a sample is at least what it reported at any later
     sample less the time in between: the smallest curve through or above
-    the readings that never rises faster than time.  Its total is the
-    reported one; time reported late moves back to when it was run.
+    the readings that never rises faster than time.  Its last value is
+    the last reading; time reported late moves back to when it was run
+    (the first value rises when the second reading reports more than the
+    time since the first: that run time is left out).
 
     samples: [(t_ms, cpu, state, run_ns)] in time order."""
     out = [float(x[3]) for x in samples]
@@ -839,7 +858,30 @@ def run_other(run, topo, span):
         if idl is None or span["T"] <= 0:
             return None
         free = max(0.0, span["T"] - span["busy"].get(c, 0.0))
-        out[c] = min(free, max(0.0, free - idl)) / span["T"]
+        out[c] = max(0.0, free - idl) / span["T"]
+    return out
+
+
+def on_grid(samples, values, ticks):
+    """values (one per sample of samples, at its time) at the times ticks,
+    linear between two samples and held beyond the first and the last.
+    Both time lists ascend.  A run-time envelope (run_envelope()) stays
+    a curve that never rises faster than time, so a task's run time
+    between two ticks is at most the time between them, and the run time
+    over all ticks is the run time between the first and last sample."""
+    out, j = [], 0
+    n = len(samples)
+    for t in ticks:
+        while j + 1 < n and samples[j + 1][0] <= t:
+            j += 1
+        if t <= samples[0][0]:
+            out.append(values[0])
+        elif j + 1 >= n:
+            out.append(values[-1])
+        else:
+            ta, tb = samples[j][0], samples[j + 1][0]
+            f = (t - ta) / (tb - ta) if tb > ta else 1.0
+            out.append(values[j] + (values[j + 1] - values[j]) * f)
     return out
 
 
@@ -883,6 +925,8 @@ def analyze_run(run, topo, warmup_s, allowed=None):
             late.append(sum(max(0.0, (b[3] - a[3]) - (eb - ea))
                             for a, b, ea, eb in zip(s, s[1:], env[p], env[p][1:]))
                         / total)
+    ticks = [x[0] for x in run.samples[pids[0]][:nk]]
+    grid = {p: on_grid(run.samples[p][:nk], env[p], ticks) for p in pids}
     for k in range(1, nk):
         t0 = run.samples[pids[0]][k - 1][0]
         t1 = run.samples[pids[0]][k][0]
@@ -893,17 +937,12 @@ def analyze_run(run, topo, warmup_s, allowed=None):
         for t in tasks:
             a = run.samples[t["pid"]][k - 1]
             b = run.samples[t["pid"]][k]
-            # The task's run time between its own two samples (as the
-            # kernel reported it on time, run_envelope()), at its rate
-            # there over this interval: a sweep of the driver takes time
-            # (and longer when it is preempted part way), so the task's
-            # samples need not be as far apart as the first task's.
-            ra, rb = env[t["pid"]][k - 1], env[t["pid"]][k]
-            d = max(0.0, (rb - ra) / 1e6)
-            own = b[0] - a[0]
-            if own > 0:
-                d *= dt / own
-            d = min(dt, d)
+            # The task's run time over this interval: its run time as the
+            # kernel reported it on time (run_envelope()), taken at the
+            # interval's ends (on_grid()).  A sweep of the driver takes
+            # time (and longer when it is preempted part way), so the
+            # task's samples need not be where the first task's are.
+            d = min(dt, max(0.0, (grid[t["pid"]][k] - grid[t["pid"]][k - 1]) / 1e6))
             cur[t["id"]] = (b[1], d)
             busy[b[1]] = busy.get(b[1], 0.0) + d
             timeline[t["id"]].append((t0, t1, b[1], d / dt))

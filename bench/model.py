@@ -7,26 +7,33 @@ Speed model (see bench/README.md):
     perf(k, c) is the true speed of class c's kind of work on CPU k's core
     type (bench/truth.py: published P/E ratios; never what the kernel
     reads), and
-        smt = 1 - (1 - f_c) * b / kappa
-    where b (0..1) is how busy the other SMT threads of CPU k's core were with
-    benchmark tasks during dt, kappa the share of a CPU the guest leaves
-    to benchmark tasks (benchlib.analyze_run estimates it), and f_c the
-    speed of a thread of class c beside a busy sibling (truth.smt_factor():
-    half the published SMT pair yield, 0.55 to 0.65; 1 for a spin-wait).
+        smt = 1 - (1 - f_c) * b
+    where b is how busy the other SMT threads of CPU k's core were during
+    dt, with benchmark tasks or with the guest's own work (benchlib:
+    up to 2 in an interval, 1 on average for a core always busy), and f_c
+    the speed of a thread of class c beside a busy sibling
+    (truth.smt_factor(): half the published SMT pair yield, 0.55 to 0.65;
+    1 for a spin-wait).  Logs without idle readings divide b by kappa,
+    the share of a CPU the guest leaves to benchmark tasks.
 
 Optimum (fluid, exact for the model): over a phase of length T with fixed
-classes, each task i got a CPU share s_i (its run time / T / kappa, measured, so
-the optimum judges placement only, not how much CPU the tasks got; the
-caller multiplies the result by kappa).  A schedule is
-a mix over time of configurations (which class runs on each CPU); a
-configuration's speed is the sum of perf * smt over its busy CPUs, with
-smt = f_c on a core with more than one busy thread.  The optimum is
-the best mix (a linear program) such that every class gets its total share
-and no j tasks of a class get more than j of them could run at once:
+classes, each task i got a CPU share s_i (its run time / T, measured, so
+the optimum judges placement only, not how much CPU the tasks got), and
+the guest's own work a share o (CPUs' worth), placed by the optimum too
+as class OTHER, worth nothing.  A schedule is a mix over time of
+configurations (which class, OTHER or nothing runs on each CPU); a
+configuration's speed is the sum of perf * smt over the CPUs running
+tasks, with smt = f_c on a core with more than one busy thread.  The
+optimum is the best mix (a linear program) such that every class gets
+its total share and no j tasks of a class get more than j of them could
+run at once:
     maximize    sum_k w_k V_k
     subject to  sum_k w_k = 1,  w >= 0
                 sum_k w_k n_ck = sum of s_i of class c           (each c)
+                sum_k w_k n_ok = o                               (OTHER)
                 sum_k w_k min(n_ck, j) >= the j largest s_i of c  (j < N_c)
+(Without idle readings there is no o, the shares are divided by kappa
+and the caller multiplies the result by kappa.)
 Configurations with the same class counts n_ck keep only the best V_k; they
 are built core by core (dynamic programming over the cores' options).
 """

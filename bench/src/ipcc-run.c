@@ -72,7 +72,8 @@
  * workers (SIGTERM) and collects their own reports.  Everything goes to
  * OUT, written after the run so that no output disturbs it:
  *
- *   # ipcc-run 1
+ *   # ipcc-run 2                         (1: samples stamped with
+ *                                        their sweep's start, no idle)
  *   meta,duration_ms,INTERVAL_MS,CLK_TCK
  *   task,ID,PID,NAME,CLASS,DUTY
  *   event,T_MS_APPLIED,KIND,ID,ARG
@@ -574,12 +575,14 @@ static void sample_task(struct task *t, struct sample *s, int64_t t0)
 	 * two reads in a row can be milliseconds apart.  Read again while
 	 * they are further apart than READ_WINDOW_NS.
 	 */
+	s->t_ms = (now_ns() - t0) / 1e6;
 	for (int n = 0; n < READ_TRIES; n++) {
 		int64_t before = now_ns(), after;
 
-		if (read_fd(t->fd_sched, buf, sizeof(buf)) > 0)
-			s->run_ns = strtoull(buf, NULL, 10);
+		if (read_fd(t->fd_sched, buf, sizeof(buf)) <= 0)
+			break;
 		after = now_ns();
+		s->run_ns = strtoull(buf, NULL, 10);
 		s->t_ms = (before + (after - before) / 2 - t0) / 1e6;
 		if (after - before <= READ_WINDOW_NS)
 			break;
@@ -858,7 +861,7 @@ int main(int argc, char **argv)
 			 sched_class_of(sampled(t)));
 	}
 
-	fprintf(out, "# ipcc-run 1\nmeta,%ld,%ld,%ld\n", duration_ms,
+	fprintf(out, "# ipcc-run 2\nmeta,%ld,%ld,%ld\n", duration_ms,
 		interval_ms, sysconf(_SC_CLK_TCK));
 	for (i = 0; i < ntasks; i++) {
 		struct task *t = &tasks[i];

@@ -192,6 +192,25 @@ class SampleTimes(unittest.TestCase):
         speed = truth.speed(1, "P") * truth.smt_factor(1)
         self.assertAlmostEqual(a["thr"], speed * 0.4, delta=speed * 0.4 * 0.01)
 
+    def test_late_reads_of_a_bursty_task(self):
+        # The second task runs the first 10 ms of every 20 and is read
+        # 9 ms late every other sweep: its own intervals (29 and 11 ms)
+        # see rates that have nothing to do with the first task's
+        # intervals.  Its 10 ms in every 20 stay whole.
+        topo = topology(0, 2, 1)
+        run = bl.Run(duration_ms=400, interval_ms=20)
+        run.tasks = [dict(id=i, pid=100 + i, name=f"t#{i}", cls0=0, duty=100)
+                     for i in range(2)]
+
+        def ran(t):
+            return 10.0 * (t // 20) + min(t % 20, 10.0)
+        for k in range(21):
+            t0, t1 = 20.0 * k, 20.0 * k + (9.0 if k % 2 else 0.0)
+            run.samples.setdefault(100, []).append((t0, 0, "R", int(t0 * 1e6)))
+            run.samples.setdefault(101, []).append((t1, 1, "R", int(ran(t1) * 1e6)))
+        res = bl.analyze_run(run, topo, 0.0)
+        self.assertAlmostEqual(res["per_task"][1]["run_ms"], 200.0, delta=0.5)
+
     def test_even_sweeps_unchanged(self):
         res = self.run_of(lambda k: 0.0)
         self.assertAlmostEqual(res["per_task"][1]["run_ms"], 1000.0, delta=0.01)
@@ -239,6 +258,9 @@ class OtherWork(unittest.TestCase):
         self.assertEqual(r.idle, [(0.0, {0: 50.0, 2: 70.0}), (100.0, {0: 100.0, 2: 170.0})])
         self.assertAlmostEqual(bl.idle_ms(r, 2, 25.0, 75.0), 50.0)
         self.assertIsNone(bl.idle_ms(r, 1, 25.0, 75.0))
+        # No more idle time between two readings than time went by.
+        r = bl.parse_run("meta,1000,10,100\nidle,0.0,0\nidle,100.0,15\nidle,200.0,16\n")
+        self.assertEqual([d[0] for _, d in r.idle], [0.0, 100.0, 160.0])
 
 
 class SchedstatTotals(unittest.TestCase):
