@@ -118,9 +118,6 @@ def _configs(topo, classes, caps):
     return dp
 
 
-_cache = {}
-
-
 # The class of the guest's own work in the optimum: worth nothing, it keeps
 # a CPU from the tasks and its SMT siblings from a core of their own.
 OTHER = -1
@@ -146,10 +143,12 @@ def optimum_rate(topo, shares, other=0.0):
     classes = sorted(c for c, v in by.items() if sum(v) > 1e-6)
     if not classes:
         return 0.0
-    key = (id(topo), tuple((c, tuple(round(s, 4) for s in sorted(by[c], reverse=True)))
-                           for c in classes), round(other, 4))
-    if key in _cache:
-        return _cache[key]
+    key = (tuple((c, tuple(round(s, 4) for s in sorted(by[c], reverse=True)))
+                for c in classes), round(other, 4))
+    # Per topology: an id() would outlive the object it named.
+    cache = topo.__dict__.setdefault("_optimum_cache", {})
+    if key in cache:
+        return cache[key]
     caps = [len(by[c]) for c in classes]
     if other > 1e-6:
         # Divisible: on as many CPUs at once as the part has.
@@ -181,7 +180,7 @@ def optimum_rate(topo, shares, other=0.0):
         # Numerical trouble: retry without the per-task rows.
         res = simplex_max([v for _, v in cols], a_eq, b_eq[:len(a_eq)])
     val = None if res is None else res[0]
-    _cache[key] = val
+    cache[key] = val
     return val
 
 
