@@ -679,7 +679,6 @@ class Run:
     fixed: dict = field(default_factory=dict)     # id -> work ms
     done: dict = field(default_factory=dict)      # id -> (t_ms it finished, run ms then)
     idle: list = field(default_factory=list)      # (t_ms, {cpu: idle ms})
-    version: int = 1    # 2: each sample stamped with its own read time
 
 
 def parse_run(text):
@@ -709,8 +708,6 @@ def parse_run(text):
         elif line.startswith("done,"):
             _, i, t, ran = line.split(",")
             r.done[int(i)] = (float(t), float(ran))
-        elif line.startswith("# ipcc-run "):
-            r.version = int(line.split()[2])
         elif line.startswith("meta,"):
             _, d, i, tck = line.split(",")
             r.duration_ms, r.interval_ms, r.clk_tck = float(d), float(i), int(tck)
@@ -749,15 +746,8 @@ def idle_ms(run, cpu, ta, tb):
     pts = [(t, d[cpu]) for t, d in run.idle if cpu in d]
     if len(pts) < 2 or ta < pts[0][0] - 50 or tb > pts[-1][0] + 50:
         return None
-
-    def at(t):
-        if t <= pts[0][0]:
-            return pts[0][1]
-        for (t0, v0), (t1, v1) in zip(pts, pts[1:]):
-            if t <= t1:
-                return v0 + (v1 - v0) * (t - t0) / (t1 - t0) if t1 > t0 else v1
-        return pts[-1][1]
-    return max(0.0, at(tb) - at(ta))
+    a, b = on_grid(pts, [v for _, v in pts], [ta, tb])
+    return max(0.0, b - a)
 
 
 def parse_stats(text):
