@@ -84,7 +84,9 @@ int ipcc_parse_override(const char *buf, size_t len, unsigned int nr_classes,
  * other's CPU. The lag of a task on an E-core settles at 2^%IPCC_LAG_SHIFT
  * ticks of its headroom, so the rule is the same for every class and
  * score scale: with the ``cooldown_ms`` default, a pair trades places
- * about every 9 ticks (36 ms at HZ=250).
+ * about every 9 ticks (36 ms at HZ=250). The lag difference is never less
+ * than this many times the ``swap_threshold`` knob, though: a small gain
+ * buys longer turns, or none (ipcc_rotate_candidate()).
  */
 #define IPCC_ROTATE_TICKS	4
 

@@ -347,7 +347,12 @@ u16 ipcc_lag_update(u16 lag, int headroom)
  * A swap that loses nothing (the sum of the gains between 0 and
  * @threshold, the looking task gaining) lets them take turns instead,
  * when the looking task lags behind the partner by more than
- * %IPCC_ROTATE_TICKS times @gain_a.
+ * %IPCC_ROTATE_TICKS times @gain_a, and never by less than as many times
+ * @threshold: a swap stops two CPUs, and a small gain would otherwise
+ * buy a turn as often as a large one. The lags of two tasks of one class
+ * part by at most 2^%IPCC_LAG_SHIFT ticks of the difference between their
+ * CPUs' scores for it, so CPUs that differ by less than half @threshold
+ * (the favoured P-core and another, for class 0) see no turns.
  *
  * Return: %IPCC_LOOK_FOUND when the tasks should trade places now;
  * %IPCC_LOOK_LATER when they are such a pair but the lag, the rate limit
@@ -360,8 +365,8 @@ enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
 {
 	if (gain_a <= 0 || gain_a + gain_b < 0 || gain_a + gain_b > threshold)
 		return IPCC_LOOK_NONE;
-	if (lag_a <= lag_b + IPCC_ROTATE_TICKS * gain_a || pending ||
-	    (last_swap && now < last_swap + ratelimit))
+	if (lag_a <= lag_b + IPCC_ROTATE_TICKS * max(gain_a, threshold) ||
+	    pending || (last_swap && now < last_swap + ratelimit))
 		return IPCC_LOOK_LATER;
 
 	return IPCC_LOOK_FOUND;
