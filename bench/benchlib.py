@@ -98,6 +98,7 @@ class Scenario:
     schedstats: bool = False
     lbtime: bool = False        # function profiler on the balancer's entry points
     trace: bool = False         # the ipcc trace events of every run, to raw/trace-*
+    trace_migrate: bool = False  # and the scheduler's task migrations
     scores: list = field(default_factory=list)     # (TYPE, CLASS, PERF, EFF)
     tasks: list = field(default_factory=list)      # TaskGroup
     changes: list = field(default_factory=list)    # (t, group, index|None, class)
@@ -244,9 +245,10 @@ def parse_scenario(path):
                 err(ln, "schedstats on|off")
             sc.schedstats = args == ["on"]
         elif key == "trace":
-            if args not in (["on"], ["off"]):
-                err(ln, "trace on|off")
-            sc.trace = args == ["on"]
+            if args not in (["on"], ["off"], ["migrate"]):
+                err(ln, "trace on|off|migrate")
+            sc.trace = args != ["off"]
+            sc.trace_migrate = args == ["migrate"]
         elif key == "score":
             if len(args) != 4 or args[0] not in ("P", "E", "LP"):
                 err(ln, "score TYPE CLASS PERF EFF (TYPE P, E or LP)")
@@ -378,6 +380,11 @@ echo boot >$TR/trace_clock 2>/dev/null
 echo 1 >$TR/events/ipcc/enable || { say "cannot enable the ipcc events"; exit 3; }
 """
 
+# With "trace migrate", every task migration too (sched_migrate_task).
+TRACE_MIGRATE_SETUP = r"""
+echo 1 >$TR/events/sched/sched_migrate_task/enable || { say "cannot enable sched_migrate_task"; exit 3; }
+"""
+
 
 def parse_lbprof(text):
     """Total time (us) and hits per function over all CPUs' profiles."""
@@ -495,6 +502,8 @@ def guest_script(sc, order=None):
         s.append(LBTIME_SETUP)
     if sc.trace:
         s.append(TRACE_SETUP)
+    if sc.trace_migrate:
+        s.append(TRACE_MIGRATE_SETUP)
     if sc.scores:
         s.append("sleep 1\n")   # the core rebuilds its score view from a work item
     s.append(GUEST_TOPOLOGY)
