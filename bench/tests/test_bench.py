@@ -391,6 +391,21 @@ class ScenarioKeywords(unittest.TestCase):
             with self.assertRaises(bl.ScenarioError, msg=bad):
                 self.parse("duration 2\n" + bad)
 
+    def test_trace(self):
+        base = "duration 2\ntask a class=0\n"
+        on = self.parse(base + "trace on\n")
+        mig = self.parse(base + "trace migrate\n")
+        off = self.parse(base + "trace off\n")
+        self.assertEqual((on.trace, on.trace_migrate), (True, False))
+        self.assertEqual((mig.trace, mig.trace_migrate), (True, True))
+        self.assertEqual((off.trace, off.trace_migrate), (False, False))
+        self.assertIn("events/ipcc/enable", bl.guest_script(on))
+        self.assertNotIn("sched_migrate_task", bl.guest_script(on))
+        self.assertIn("events/sched/sched_migrate_task/enable", bl.guest_script(mig))
+        self.assertNotIn("events/ipcc/enable", bl.guest_script(off))
+        with self.assertRaises(bl.ScenarioError):
+            self.parse(base + "trace all\n")
+
     def test_fork_order_spreads(self):
         sc = self.parse("duration 2\nrepetitions 3\ntask a class=0 count=16\n")
         self.assertEqual(bl.fork_stride(sc), 5)
