@@ -677,7 +677,7 @@ static void start_programs(void)
 	if (left)
 		fprintf(stderr, "ipcc-run: %d programs had no child after 30 s\n", left);
 	for (i = 0; i < ntasks; i++) {
-		struct sample s;
+		struct sample s = { 0 };
 
 		sample_task(&tasks[i], &s, now_ns());
 		tasks[i].run0 = s.run_ns;

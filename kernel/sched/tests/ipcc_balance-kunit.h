@@ -458,7 +458,7 @@ static void ipcc_test_rotate_floor(struct kunit *test)
 						    lag_dot, thr, now, 0, rl,
 						    false),
 			IPCC_LOOK_FOUND);
-	/* Half way back from the swap that put it there, not yet. */
+	/* A lag of exactly four ticks of the threshold: not yet. */
 	KUNIT_EXPECT_EQ(test, ipcc_rotate_candidate(g_dot, -g_dot,
 						    IPCC_ROTATE_TICKS * thr,
 						    0, thr, now, 0, rl, false),
