@@ -26,6 +26,10 @@ CACHE = Path(os.environ.get("IPCC_CACHE") or
              Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ipcc")
 GUEST_BIN = CACHE / "build" / "guest-bin"
 MODE_NAMES = {0: "off", 1: "tie-break", 2: "full"}
+# The sched/ipcc knobs a scenario's variant may set, with the ranges the
+# kernel accepts (Documentation/scheduler/sched-ipcc.rst, "debugfs").
+VARIANT_KNOBS = {"debounce_ticks": (1, 255), "swap_threshold": (0, 1024),
+                 "misfit_threshold": (0, 1024), "cooldown_ms": (0, 1000)}
 CLASS_NAMES = {0: "scalar", 1: "vector", 2: "VNNI", 3: "spin-wait",
                4: "rand48", 5: "div16", 6: "fft", 7: "matrixprod",
                8: "ackermann", 9: "collatz"}
@@ -93,7 +97,8 @@ class Scenario:
     warmup: float = 1.0
     repetitions: int = 3
     interval: int = 20
-    modes: list = field(default_factory=lambda: [0, 1, 2])
+    modes: list = field(default_factory=lambda: [0, 1, 2])   # 0..2 or variant names
+    variants: dict = field(default_factory=dict)   # name -> (mode, [(knob, value)])
     debounce: int = None
     schedstats: bool = False
     lbtime: bool = False        # function profiler on the balancer's entry points
@@ -178,6 +183,52 @@ class Scenario:
         return "\n".join(lines) + "\n"
 
 
+def parse_variant(args):
+    """A variant's words, NAME MODE KNOB=VALUE...: (NAME, (MODE, [(KNOB,
+    VALUE)])); ScenarioError when they are not one."""
+    if len(args) < 3:
+        raise ScenarioError("variant NAME MODE KNOB=VALUE [KNOB=VALUE...]")
+    if not re.match(r"^[a-z][a-z0-9-]{0,15}$", args[0]):
+        raise ScenarioError(f"bad variant name {args[0]!r} (a lower-case word, not a number)")
+    if args[1] not in ("1", "2"):
+        raise ScenarioError(f"variant mode {args[1]!r}: 1 or 2 (mode 0 has no knobs)")
+    knobs = []
+    for a in args[2:]:
+        k, eq, v = a.partition("=")
+        if not eq or k not in VARIANT_KNOBS:
+            raise ScenarioError(f"bad knob setting {a!r} (KNOB=VALUE, KNOB one of "
+                                f"{', '.join(VARIANT_KNOBS)})")
+        if k in (x for x, _ in knobs):
+            raise ScenarioError(f"variant sets {k} twice")
+        lo, hi = VARIANT_KNOBS[k]
+        if not v.isdigit() or not lo <= int(v) <= hi:
+            raise ScenarioError(f"bad {k}: {v!r} ({lo}..{hi})")
+        knobs.append((k, int(v)))
+    return args[0], (int(args[1]), knobs)
+
+
+def add_variant(sc, text):
+    """Add a variant given as one string (run.py --variant) to a parsed
+    scenario and to the end of its modes."""
+    name, v = parse_variant(text.split())
+    if name in sc.variants and sc.variants[name] != v:
+        raise ScenarioError(f"{sc.path}: variant {name} defined otherwise there")
+    sc.variants[name] = v
+    if name not in sc.modes:
+        sc.modes.append(name)
+
+
+def set_modes(sc, words):
+    """Replace a parsed scenario's modes (run.py --modes): 0..2 and the
+    names of its variants, each once."""
+    modes = [int(w) if w in ("0", "1", "2") else w for w in words]
+    bad = [m for m in modes if isinstance(m, str) and m not in sc.variants]
+    if not modes or bad or len(set(modes)) != len(modes):
+        raise ScenarioError(f"{sc.path}: modes {' '.join(words)!r}: 0, 1, 2 and the "
+                            f"scenario's variants ({', '.join(sc.variants) or 'none'}), each once")
+    sc.modes = modes
+
+
 _CPULIST = re.compile(r"^\d+(-\d+)?(,\d+(-\d+)?)*$")
 
 
@@ -186,6 +237,7 @@ def parse_scenario(path):
     path = Path(path)
     sc = Scenario(name=path.stem, path=str(path))
     seen_groups = set()
+    modes_ln = 0
 
     def err(ln, msg):
         raise ScenarioError(f"{path}:{ln}: {msg}")
@@ -235,9 +287,20 @@ def parse_scenario(path):
         elif key == "interval":
             sc.interval = num(ln, args[0] if args else "", int, 5, 1000, "interval")
         elif key == "modes":
-            sc.modes = [num(ln, a, int, 0, 2, "mode") for a in args]
+            sc.modes = [num(ln, a, int, 0, 2, "mode") if a.isdigit() else a for a in args]
             if not sc.modes:
-                err(ln, "modes needs at least one of 0 1 2")
+                err(ln, "modes needs at least one of 0 1 2 or a variant")
+            if len(set(sc.modes)) != len(sc.modes):
+                err(ln, "modes lists a mode twice")
+            modes_ln = ln
+        elif key == "variant":
+            try:
+                name, v = parse_variant(args)
+            except ScenarioError as e:
+                err(ln, str(e))
+            if name in sc.variants:
+                err(ln, f"variant {name} defined twice")
+            sc.variants[name] = v
         elif key == "debounce":
             sc.debounce = num(ln, args[0] if args else "", int, 1, 255, "debounce")
         elif key == "schedstats":
@@ -312,6 +375,9 @@ def parse_scenario(path):
             err(ln, f"unknown keyword {key!r}")
     if not sc.tasks:
         raise ScenarioError(f"{path}: no task lines")
+    for m in sc.modes:
+        if isinstance(m, str) and m not in sc.variants:
+            err(modes_ln, f"modes: no variant {m!r} (define it with a variant line)")
     groups = {g.name: g for g in sc.tasks}
     for t, grp, idx, _ in sc.changes:
         if grp not in groups:
@@ -473,6 +539,45 @@ def heredoc(path, text):
     return f"cat >{path} <<'IPCC_EOF'\n{text}IPCC_EOF\n"
 
 
+def mode_name(sc, m):
+    """What a run key of sc.modes stands for: the mode's name, and for a
+    variant the mode's name and the knobs it sets."""
+    if isinstance(m, int):
+        return MODE_NAMES[m]
+    mode, knobs = sc.variants[m]
+    return f"{MODE_NAMES[mode]}, " + ", ".join(f"{k}={v}" for k, v in knobs)
+
+
+def mode_label(row):
+    """A result row's mode as the tables print it: "2 full", or a variant's
+    name."""
+    m = row.get("mode", "-")
+    return f"{m} {row['mode_name']}" if isinstance(m, int) else str(m)
+
+
+def mode_sort_key(m):
+    """Modes 0..2 first, in order, then the variants by name."""
+    return (isinstance(m, str), str(m) if isinstance(m, str) else m)
+
+
+def variant_run(sc, name, rep):
+    """The guest script lines of one run of a variant: write its knobs
+    (remembering their values), run its mode under the variant's name,
+    write the values back. A knob that cannot be set skips the run, which
+    the host then reports missing."""
+    mode, knobs = sc.variants[name]
+    get_set = " &&\n   ".join(f'v{i}=$(cat $core/{k}) && echo {v} >$core/{k}'
+                               for i, (k, v) in enumerate(knobs))
+    restore = "".join(f'[ -z "$v{i}" ] || echo "$v{i}" >$core/{k} || '
+                      f'{{ say "variant {name}: cannot restore {k}"; fail=1; }}\n'
+                      for i, (k, _) in enumerate(knobs))
+    unset = " ".join(f"v{i}=" for i in range(len(knobs)))
+    return (f"{unset}\n"
+            f"if {get_set}; then\n\trun {name} {rep} {mode}\n"
+            f'else\n\tsay "variant {name}: cannot set its knobs"; fail=1\nfi\n'
+            f"{restore}")
+
+
 def fork_stride(sc):
     """How far the fork order rotates from one repetition to the next:
     the repetitions spread over the task list (16 tasks, 3 repetitions:
@@ -520,8 +625,9 @@ kthreads() {
 	done
 }
 
+# run KEY REP [MODE]: one run of mode KEY, or of a variant KEY of MODE.
 run() {
-	echo $1 >/proc/sys/kernel/sched_ipcc || { say "cannot set mode $1"; fail=1; return; }
+	echo ${3:-$1} >/proc/sys/kernel/sched_ipcc || { say "cannot set mode ${3:-$1}"; fail=1; return; }
 	sleep 1
 	cat $core/stats >$B/stats-m$1-r$2.before
 	grep '^cpu' /proc/stat >$B/procstat-m$1-r$2.before
@@ -553,7 +659,7 @@ run() {
             for m in sc.modes[k:] + sc.modes[:k]:
                 order.append((m, r + 1))
     for m, r in order:
-        s.append(f"run {m} {r}\n")
+        s.append(variant_run(sc, m, r) if isinstance(m, str) else f"run {m} {r}\n")
     s.append(GUEST_EPILOGUE)
     return "".join(s)
 

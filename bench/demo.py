@@ -54,7 +54,7 @@ def placement_svg(sc, results, path):
     for pi, ((model, mode), res) in enumerate(results.items()):
         y0 = top + pi * panel_h
         m, topo = res["metrics"], res["topo"]
-        s.text(left, y0 + 14, f"{model}, mode {mode} ({bl.MODE_NAMES[mode]}): efficiency "
+        s.text(left, y0 + 14, f"{model}, mode {mode} ({bl.mode_name(sc, mode)}): efficiency "
                f"{bl.fmt(m['efficiency'], '.2f')} (ground truth), throughput {m['rate']:.0f}/s",
                12, weight="bold")
         y0 += 22
@@ -162,7 +162,7 @@ def main():
         for mode, res in results.items():
             m = res["metrics"]
             panels[(model, mode)] = res
-            print(f"mode {mode} ({bl.MODE_NAMES[mode]}): efficiency {bl.fmt(m['efficiency'], '.3f')}, "
+            print(f"mode {mode} ({bl.mode_name(sc, mode)}): efficiency {bl.fmt(m['efficiency'], '.3f')}, "
                   f"throughput {m['rate']:.0f}/s, fairness CoV {bl.fmt(m['fairness_cov'], '.3f')}")
             print(f"  {'task':<10} {'class':<10} {'on P':>6} {'on E':>6} {'CPU s':>6} {'throughput':>10}")
             rows = []

@@ -114,7 +114,7 @@ def write_samples_csv(path, run, topo):
 def aggregate(sc, mode, per_rep):
     classes = sorted({c for m in per_rep for c in m["p_share"]})
     return dict(
-        scenario=sc.name, profile=sc.profile, mode=mode, mode_name=bl.MODE_NAMES[mode],
+        scenario=sc.name, profile=sc.profile, mode=mode, mode_name=bl.mode_name(sc, mode),
         reps=len(per_rep),
         efficiency=bl.summarize([m["efficiency"] for m in per_rep]),
         efficiency_from_event=bl.summarize([m["efficiency_from_event"] for m in per_rep]),
@@ -167,7 +167,7 @@ def print_fixed(rows):
         f = r["fixed"]
         ms, e = f["makespan_ms"], f["makespan_eff"]
         late = f" {f['unfinished']}/{f['tasks']} unfinished" if f["unfinished"] else ""
-        print(f"{r['scenario']:<14} {str(r['mode']) + ' ' + r['mode_name']:<11} "
+        print(f"{r['scenario']:<14} {bl.mode_label(r):<11} "
               f"{bl.fmt(ms['median'], '.0f') + ' [' + bl.fmt(ms['min'], '.0f') + '-' + bl.fmt(ms['max'], '.0f') + ']':<24} "
               f"{bl.fmt(f['bound_ms']['median'], '8.0f'):>8} "
               f"{bl.fmt(e['median'])} [{bl.fmt(e['min'])}-{bl.fmt(e['max'])}]  "
@@ -194,7 +194,7 @@ def print_table(rows, errors):
             f"{bl.fmt(rc['median'], '.0f')} [{bl.fmt(rc['min'], '.0f')}-{bl.fmt(rc['max'], '.0f')}]"
             + (f" {r['reaction_censored']}/{r['reaction_events']} never" if r["reaction_censored"] else ""))
         ps = " ".join(f"{k} {v * 100:.0f}%" for k, v in r["p_share"].items() if v is not None)
-        print(f"{r['scenario']:<14} {str(r['mode']) + ' ' + r['mode_name']:<11} "
+        print(f"{r['scenario']:<14} {bl.mode_label(r):<11} "
               f"{bl.fmt(e['median'])} [{bl.fmt(e['min'])}-{bl.fmt(e['max'])}]  "
               f"{bl.fmt(r['efficiency_from_event']['median']):<10} "
               f"{bl.fmt(r['throughput_vs_mode0'], '9.3f'):>9} "
@@ -248,7 +248,7 @@ def plot(rows, path):
     for r in rows:
         if r["scenario"] not in scen:
             scen.append(r["scenario"])
-    modes = sorted({r["mode"] for r in rows})
+    modes = sorted({r["mode"] for r in rows}, key=bl.mode_sort_key)
     bw, gap, left, top, ph = 26, 30, 60, 62, 260
     gw = len(modes) * bw + gap
     W = max(640, left + len(scen) * gw + 170)
@@ -275,7 +275,7 @@ def plot(rows, path):
                 continue
             e = r["efficiency"]
             x = x0 + mi * bw
-            s.rect(x, y(e["median"]), bw - 4, y(0) - y(e["median"]), bl.MODE_COLORS.get(m, "#000"),
+            s.rect(x, y(e["median"]), bw - 4, y(0) - y(e["median"]), bl.MODE_COLORS.get(m, "#ef6c00"),
                    title=f"{name} mode {m}: {e['median']:.3f} [{e['min']:.3f}-{e['max']:.3f}]")
             cx = x + (bw - 4) / 2
             s.line(cx, y(e["min"]), cx, y(e["max"]), "#000", 1.5)
@@ -286,8 +286,10 @@ def plot(rows, path):
         s.text(x0 + len(modes) * bw / 2, top + ph + 18, name, 11, "middle")
     for mi, m in enumerate(modes):
         lx = left + len(scen) * gw + 20
-        s.rect(lx, top + 10 + mi * 20, 14, 14, bl.MODE_COLORS.get(m, "#000"))
-        s.text(lx + 20, top + 21 + mi * 20, f"mode {m} ({bl.MODE_NAMES[m]})", 11)
+        r = next(r for r in rows if r["mode"] == m)
+        s.rect(lx, top + 10 + mi * 20, 14, 14, bl.MODE_COLORS.get(m, "#ef6c00"))
+        s.text(lx + 20, top + 21 + mi * 20,
+               f"mode {m} ({r['mode_name']})" if isinstance(m, int) else f"{m} ({r['mode_name']})", 11)
     s.save(path)
 
 
@@ -298,6 +300,12 @@ def main():
     ap.add_argument("--duration", type=float, help="override duration (s)")
     ap.add_argument("--analyze", nargs="+", metavar="LOGDIR",
                     help="re-analyze the output.log of earlier boots, one per scenario, in order")
+    ap.add_argument("--variant", action="append", default=[], metavar="'NAME MODE KNOB=V...'",
+                    help="add a variant (a mode with knobs set otherwise, bench/README.md) "
+                         "to every scenario's modes; repeatable")
+    ap.add_argument("--modes", metavar="'M ...'",
+                    help="run these modes and variants instead of the scenarios' own "
+                         "(for example '0 2 noswap')")
     ap.add_argument("--model", choices=("oracle", "rpl", "rule"),
                     help="Thread Director model of the emulated part (default: the "
                          "profile's, oracle); results go to out/bench/MODEL/ unless oracle")
@@ -310,6 +318,11 @@ def main():
     paths = a.scenarios or sorted(str(p) for p in (bl.BENCH / "scenarios").glob("*.conf"))
     try:
         scs = [bl.parse_scenario(p) for p in paths]
+        for sc in scs:
+            for v in a.variant:
+                bl.add_variant(sc, v)
+            if a.modes:
+                bl.set_modes(sc, a.modes.replace(",", " ").split())
         for sc in scs if not a.analyze else ():
             sc.boot_env()       # the real programs are there
     except bl.ScenarioError as e:

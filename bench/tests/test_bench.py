@@ -406,6 +406,75 @@ class ScenarioKeywords(unittest.TestCase):
         with self.assertRaises(bl.ScenarioError):
             self.parse(base + "trace all\n")
 
+    def test_variant(self):
+        sc = self.parse("duration 2\nrepetitions 1\n"
+                        "variant noswap 2 swap_threshold=1024 cooldown_ms=40\n"
+                        "modes 0 noswap\ntask a class=0\n")
+        self.assertEqual(sc.modes, [0, "noswap"])
+        self.assertEqual(bl.mode_name(sc, "noswap"), "full, swap_threshold=1024, cooldown_ms=40")
+        self.assertEqual(bl.mode_label(dict(mode="noswap", mode_name="full")), "noswap")
+        self.assertEqual(bl.mode_label(dict(mode=2, mode_name="full")), "2 full")
+        self.assertIn("run noswap 1 2", bl.guest_script(sc))
+
+        def play(prep):
+            """Run the variant's guest lines in sh, files standing in for
+            the knobs; return (output, the knobs' contents after)."""
+            with tempfile.TemporaryDirectory() as d:
+                Path(d, "swap_threshold").write_text("64\n")
+                Path(d, "cooldown_ms").write_text("20\n")
+                prep(d)
+                script = (f"core={d}\nfail=0\nsay() {{ echo \"$*\"; }}\n"
+                          "run() { echo \"run $1 $2 ${3:-$1}\" $(cat $core/swap_threshold)"
+                          " $(cat $core/cooldown_ms); }\n"
+                          + bl.variant_run(sc, "noswap", 1) + "echo fail=$fail\n")
+                out = subprocess.run(["sh", "-c", script], capture_output=True,
+                                     text=True).stdout
+                return out, [Path(d, k).read_text() if Path(d, k).is_file() else None
+                             for k in ("swap_threshold", "cooldown_ms")]
+
+        # The run sees the variant's knobs and its mode; then the old values.
+        out, after = play(lambda d: None)
+        self.assertIn("run noswap 1 2 1024 40", out)
+        self.assertIn("fail=0", out)
+        self.assertEqual(after, ["64\n", "20\n"])
+
+        # A knob that cannot be written: no run, a failure, the rest put back.
+        def unwritable(d):
+            os.unlink(Path(d, "cooldown_ms"))
+            os.mkdir(Path(d, "cooldown_ms"))
+        out, after = play(unwritable)
+        self.assertNotIn("run noswap", out)
+        self.assertIn("fail=1", out)
+        self.assertEqual(after[0], "64\n")
+
+        # run.py --variant and --modes on a parsed scenario.
+        sc = self.parse("duration 2\ntask a class=0\n")
+        bl.add_variant(sc, "slow 2 debounce_ticks=8")
+        self.assertEqual(sc.modes, [0, 1, 2, "slow"])
+        bl.set_modes(sc, ["0", "slow"])
+        self.assertEqual(sc.modes, [0, "slow"])
+        for bad in (["0", "fast"], ["2", "2"], []):
+            with self.assertRaises(bl.ScenarioError, msg=bad):
+                bl.set_modes(sc, bad)
+        with self.assertRaises(bl.ScenarioError):
+            bl.add_variant(sc, "slow 2 debounce_ticks=16")
+
+        base = "duration 2\ntask a class=0\n"
+        for bad in ("variant x 2\n",                          # no knob
+                    "variant x 2 swap_threshold=2000\n",      # beyond the kernel's range
+                    "variant x 2 swap_threshold=-1\n",
+                    "variant x 2 swap_threshold=0x10\n",
+                    "variant x 2 turns=4\n",                  # not a knob
+                    "variant x 0 cooldown_ms=1\n",            # mode 0 has no knobs
+                    "variant 2x 2 cooldown_ms=1\n",           # a name must not look like a mode
+                    "variant x 2 cooldown_ms=1 cooldown_ms=2\n",
+                    "variant x 2 cooldown_ms=1\nvariant x 1 cooldown_ms=2\n",
+                    "modes 0 y\n",                            # no such variant
+                    "variant x 2 cooldown_ms=1\nmodes 0 x x\n",
+                    "modes 2 2\n"):
+            with self.assertRaises(bl.ScenarioError, msg=bad):
+                self.parse(base + bad)
+
     def test_fork_order_spreads(self):
         sc = self.parse("duration 2\nrepetitions 3\ntask a class=0 count=16\n")
         self.assertEqual(bl.fork_stride(sc), 5)
