@@ -104,6 +104,7 @@ class Scenario:
     lbtime: bool = False        # function profiler on the balancer's entry points
     trace: bool = False         # the ipcc trace events of every run, to raw/trace-*
     trace_migrate: bool = False  # and the scheduler's task migrations
+    ftrace: list = field(default_factory=list)   # and calls of these kernel functions
     scores: list = field(default_factory=list)     # (TYPE, CLASS, PERF, EFF)
     tasks: list = field(default_factory=list)      # TaskGroup
     changes: list = field(default_factory=list)    # (t, group, index|None, class)
@@ -312,6 +313,11 @@ def parse_scenario(path):
                 err(ln, "trace on|off|migrate")
             sc.trace = args != ["off"]
             sc.trace_migrate = args == ["migrate"]
+        elif key == "ftrace":
+            if not args or not all(re.match(r"^[A-Za-z_][\w.]*\*?$", a) for a in args):
+                err(ln, "ftrace FUNCTION [FUNCTION...] (names, a trailing * for a prefix)")
+            sc.ftrace = args
+            sc.trace = True
         elif key == "score":
             if len(args) != 4 or args[0] not in ("P", "E", "LP"):
                 err(ln, "score TYPE CLASS PERF EFF (TYPE P, E or LP)")
@@ -609,6 +615,10 @@ def guest_script(sc, order=None):
         s.append(TRACE_SETUP)
     if sc.trace_migrate:
         s.append(TRACE_MIGRATE_SETUP)
+    if sc.ftrace:
+        s.append("".join(f'echo "{f}" >>$TR/set_ftrace_filter || '
+                         f'{{ say "cannot trace {f}"; exit 3; }}\n' for f in sc.ftrace))
+        s.append('echo function >$TR/current_tracer || { say "no function tracer"; exit 3; }\n')
     if sc.scores:
         s.append("sleep 1\n")   # the core rebuilds its score view from a work item
     s.append(GUEST_TOPOLOGY)

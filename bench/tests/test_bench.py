@@ -405,6 +405,16 @@ class ScenarioKeywords(unittest.TestCase):
         self.assertNotIn("events/ipcc/enable", bl.guest_script(off))
         with self.assertRaises(bl.ScenarioError):
             self.parse(base + "trace all\n")
+        # ftrace: the function tracer on the named functions, with the events.
+        ft = self.parse(base + "ftrace ipcc_swap_workfn ipcc_try_*\n")
+        self.assertEqual((ft.trace, ft.ftrace), (True, ["ipcc_swap_workfn", "ipcc_try_*"]))
+        script = bl.guest_script(ft)
+        self.assertIn('echo "ipcc_try_*" >>$TR/set_ftrace_filter', script)
+        self.assertLess(script.index("set_ftrace_filter"), script.index("echo function >$TR/current_tracer"))
+        self.assertNotIn("current_tracer", bl.guest_script(on))
+        for bad in ("ftrace\n", "ftrace a;b\n", "ftrace *x\n"):
+            with self.assertRaises(bl.ScenarioError, msg=bad):
+                self.parse(base + bad)
 
     def test_variant(self):
         sc = self.parse("duration 2\nrepetitions 1\n"
