@@ -1263,6 +1263,9 @@ void __sched_ipcc_tick(struct rq *rq, struct task_struct *curr)
 
 	if (unlikely(st->flags & IPCC_TASK_MISFIT))
 		ipcc_misfit_tick(curr);
+	/* Run here since a swap moved it: the balancer may move it again. */
+	if (unlikely(st->flags & IPCC_TASK_SWAPPED))
+		WRITE_ONCE(st->flags, st->flags & ~IPCC_TASK_SWAPPED);
 
 	if (!regs || !user_mode(regs))
 		return;

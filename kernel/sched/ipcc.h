@@ -160,6 +160,7 @@ enum ipcc_look ipcc_rotate_candidate(int gain_a, int gain_b,
 				     u64 ratelimit, bool pending);
 bool ipcc_unknown_rotatable(bool shared, u64 runtime);
 bool ipcc_rotation_busy(unsigned long runnable);
+bool ipcc_swap_holds(u8 flags, bool cooling);
 bool ipcc_tick_swap_due(int headroom, int threshold, u64 now, u64 next);
 u64 ipcc_swap_scan_wait(u64 prev, enum ipcc_look look, bool same);
 

@@ -799,10 +799,14 @@ static inline bool sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
  * CPU first, where it waits until a CPU stop there moves the partner to
  * the CPU it left (%IPCC_TASK_SWAPPING). Meanwhile that CPU is idle, and
  * a pull of @p would undo the swap: the load balancer leaves @p for the
- * few microseconds (on hardware) until the stop has run.
+ * few microseconds (on hardware) until the stop has run. It leaves both
+ * tasks of a swap also after it, until each has run a tick on its new CPU
+ * (%IPCC_TASK_SWAPPED), within the ``cooldown_ms`` knob: a balance queued
+ * while the swap was halfway would move them back.
  *
  * Context: can_migrate_task(), @p's runqueue locked.
- * Return: true while @p waits for its swap's second move.
+ * Return: true while @p waits for its swap's second move, or was moved by
+ * a swap and has not run a tick since.
  */
 static inline bool sched_ipcc_swap_moving(struct task_struct *p)
 {

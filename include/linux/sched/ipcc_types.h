@@ -62,6 +62,19 @@
 #define IPCC_TASK_SWAPPING	BIT(3)
 
 /**
+ * define IPCC_TASK_SWAPPED - flags bit of a task a swap moved, not run since
+ *
+ * Set when a swap has put the task on its new CPU (the first task when the
+ * swap ends, the partner by the swap's second move); cleared by the
+ * task's next tick there. Until then the load balancer leaves it, for at
+ * most the ``cooldown_ms`` knob after the swap: a balance queued while the
+ * swap was halfway, such as an active balance queued on the partner's CPU
+ * behind the swap's own CPU stop, would otherwise move the task straight
+ * back.
+ */
+#define IPCC_TASK_SWAPPED	BIT(4)
+
+/**
  * define IPCC_MIX_CLASSES - classes a task's class mix tracks
  *
  * Thread Director has four classes on every part so far. A task that
@@ -80,7 +93,7 @@
  * @cand:  candidate class being debounced; meaningful only while @cnt > 0.
  * @cnt:   number of consecutive user ticks of the task that read @cand.
  * @flags: %IPCC_TASK_OVERRIDDEN, %IPCC_TASK_MISFIT, %IPCC_TASK_STEADY,
- *         %IPCC_TASK_SWAPPING.
+ *         %IPCC_TASK_SWAPPING, %IPCC_TASK_SWAPPED.
  * @last_migrate: low 32 bits of jiffies at the task's last class-driven
  *         migration (a pull or a swap by class), never 0 once set;
  *         0 when there was none. The balancer leaves the task's class out

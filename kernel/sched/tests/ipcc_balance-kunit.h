@@ -484,6 +484,25 @@ static void ipcc_test_rotation_busy(struct kunit *test)
 			  ipcc_rotation_busy(SCHED_CAPACITY_SCALE * 95 / 100));
 }
 
+static void ipcc_test_swap_holds(struct kunit *test)
+{
+	const u8 others = IPCC_TASK_OVERRIDDEN | IPCC_TASK_MISFIT |
+			  IPCC_TASK_STEADY;
+
+	/* Halfway through a swap: held, whatever the cooldown says. */
+	KUNIT_EXPECT_TRUE(test, ipcc_swap_holds(IPCC_TASK_SWAPPING, false));
+	KUNIT_EXPECT_TRUE(test, ipcc_swap_holds(IPCC_TASK_SWAPPING, true));
+	/* Moved by a swap, not run since: held within the cooldown only. */
+	KUNIT_EXPECT_TRUE(test, ipcc_swap_holds(IPCC_TASK_SWAPPED, true));
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_holds(IPCC_TASK_SWAPPED, false));
+	KUNIT_EXPECT_TRUE(test, ipcc_swap_holds(IPCC_TASK_SWAPPED | others,
+						true));
+	/* A cooldown from a pull, or the other flags, hold nothing. */
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_holds(0, true));
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_holds(others, true));
+	KUNIT_EXPECT_FALSE(test, ipcc_swap_holds(others, false));
+}
+
 static void ipcc_test_unknown_rotatable(struct kunit *test)
 {
 	/* Beside a busy sibling, once the debounce had its chance. */
@@ -877,6 +896,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_rotate_floor),
 	KUNIT_CASE(ipcc_test_unknown_rotatable),
 	KUNIT_CASE(ipcc_test_rotation_busy),
+	KUNIT_CASE(ipcc_test_swap_holds),
 	KUNIT_CASE(ipcc_test_rotation_shares),
 	KUNIT_CASE(ipcc_test_class_misfit),
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),
