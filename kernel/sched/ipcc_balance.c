@@ -27,8 +27,8 @@
  *                           busy and nothing else moves;
  *                           ipcc_swap_outranks(): leave the partner to a
  *                           task that gains more there.
- * can_migrate_       2     sched_ipcc_swap_moving(): a task halfway
- * task()                    through a swap stays where the swap put it.
+ * can_migrate_       2     sched_ipcc_swap_moving(): a task a swap moved
+ * task()                    stays until the swap ends and it ran a tick.
  * sched_balance_      2     ipcc_tick_swap_due(), ipcc_swap_scan_wait(),
  * trigger()                 ipcc_swap_candidate(): the same search from
  *                           the tick, on CPUs whose task could gain,
