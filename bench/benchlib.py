@@ -225,8 +225,8 @@ def set_modes(sc, words):
     modes = [int(w) if w in ("0", "1", "2") else w for w in words]
     bad = [m for m in modes if isinstance(m, str) and m not in sc.variants]
     if not modes or bad or len(set(modes)) != len(modes):
-        raise ScenarioError(f"{sc.path}: modes {' '.join(words)!r}: 0, 1, 2 and the "
-                            f"scenario's variants ({', '.join(sc.variants) or 'none'}), each once")
+        raise ScenarioError(f"modes {' '.join(words)!r}: 0, 1, 2 and the scenario's "
+                            f"variants ({', '.join(sc.variants) or 'none'}), each once")
     sc.modes = modes
 
 
@@ -238,7 +238,7 @@ def parse_scenario(path):
     path = Path(path)
     sc = Scenario(name=path.stem, path=str(path))
     seen_groups = set()
-    modes_ln = 0
+    modes_words, modes_ln = None, 0
 
     def err(ln, msg):
         raise ScenarioError(f"{path}:{ln}: {msg}")
@@ -288,12 +288,8 @@ def parse_scenario(path):
         elif key == "interval":
             sc.interval = num(ln, args[0] if args else "", int, 5, 1000, "interval")
         elif key == "modes":
-            sc.modes = [num(ln, a, int, 0, 2, "mode") if a.isdigit() else a for a in args]
-            if not sc.modes:
-                err(ln, "modes needs at least one of 0 1 2 or a variant")
-            if len(set(sc.modes)) != len(sc.modes):
-                err(ln, "modes lists a mode twice")
-            modes_ln = ln
+            # Checked once every variant line is read (set_modes()).
+            modes_words, modes_ln = args, ln
         elif key == "variant":
             try:
                 name, v = parse_variant(args)
@@ -381,9 +377,11 @@ def parse_scenario(path):
             err(ln, f"unknown keyword {key!r}")
     if not sc.tasks:
         raise ScenarioError(f"{path}: no task lines")
-    for m in sc.modes:
-        if isinstance(m, str) and m not in sc.variants:
-            err(modes_ln, f"modes: no variant {m!r} (define it with a variant line)")
+    if modes_words is not None:
+        try:
+            set_modes(sc, modes_words)
+        except ScenarioError as e:
+            err(modes_ln, str(e))
     groups = {g.name: g for g in sc.tasks}
     for t, grp, idx, _ in sc.changes:
         if grp not in groups:
