@@ -530,6 +530,49 @@ def procstat_shares(before, after):
     return res
 
 
+def parse_timer_irqs(text):
+    """A snapshot of /proc/uptime, the header line of /proc/interrupts and
+    its LOC line, as the guest's run() takes it: (uptime_s, {cpu: local
+    timer interrupts}), or None if a part is missing."""
+    up, cpus, loc = None, None, None
+    for ln in (text or "").splitlines():
+        w = ln.split()
+        if not w:
+            continue
+        if up is None and len(w) == 2 and re.fullmatch(r"[0-9.]+", w[0]):
+            up = float(w[0])
+        elif w[0].startswith("CPU"):
+            cpus = [int(x[3:]) for x in w if x.startswith("CPU") and x[3:].isdigit()]
+        elif w[0] == "LOC:":
+            loc = [int(x) for x in w[1:] if x.isdigit()]
+    if up is None or cpus is None or loc is None or len(loc) < len(cpus):
+        return None
+    return up, dict(zip(cpus, loc))
+
+
+def tick_interval_ms(before, after, idle_cpu, min_busy=0.5):
+    """Mean time between local timer interrupts on the CPUs that were busy
+    in a run, in ms of the guest's time: each CPU's busy time (its share
+    of the run not idle, from /proc/stat's idle_cpu shares) divided by the
+    interrupts it took, the median over the CPUs busy at least MIN_BUSY of
+    the run. Under TCG a vCPU takes its tick when its thread runs on the
+    host, later than the period asks. Every local timer interrupt counts,
+    not only ticks, so the figure errs short. None when no CPU was busy or
+    a snapshot is missing."""
+    if not before or not after or not idle_cpu:
+        return None
+    elapsed_ms = (after[0] - before[0]) * 1000.0
+    if elapsed_ms <= 0:
+        return None
+    iv = []
+    for cpu, n in after[1].items():
+        busy = 1.0 - idle_cpu.get(cpu, 1.0)
+        d = n - before[1].get(cpu, n)
+        if busy >= min_busy and d > 0:
+            iv.append(elapsed_ms * busy / d)
+    return statistics.median(iv) if iv else None
+
+
 GUEST_EPILOGUE = r"""
 echo "@@BENCH-TAR-BEGIN@@"
 tar -C $B -czf - . | base64
@@ -633,12 +676,20 @@ kthreads() {
 	done
 }
 
+# Local timer interrupts per CPU, with the guest's time (uptime).
+timer_irqs() {
+	cat /proc/uptime
+	head -n 1 /proc/interrupts
+	grep '^ *LOC:' /proc/interrupts
+}
+
 # run KEY REP [MODE]: one run of mode KEY, or of a variant KEY of MODE.
 run() {
 	echo ${3:-$1} >/proc/sys/kernel/sched_ipcc || { say "cannot set mode ${3:-$1}"; fail=1; return; }
 	sleep 1
 	cat $core/stats >$B/stats-m$1-r$2.before
 	grep '^cpu' /proc/stat >$B/procstat-m$1-r$2.before
+	timer_irqs >$B/timerirq-m$1-r$2.before
 	kthreads >$B/kthreads-m$1-r$2.before
 	%(ss_before)s
 	%(lb_before)s
@@ -649,6 +700,7 @@ run() {
 	%(lb_after)s
 	%(ss_after)s
 	kthreads >$B/kthreads-m$1-r$2.after
+	timer_irqs >$B/timerirq-m$1-r$2.after
 	grep '^cpu' /proc/stat >$B/procstat-m$1-r$2.after
 	cat $core/stats >$B/stats-m$1-r$2.after
 }

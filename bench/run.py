@@ -72,6 +72,15 @@ def run_scenario(sc, analyze_dir=None):
             before = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.before"))
             after = bl.parse_stats(files.get(f"stats-m{mode}-r{rep}.after"))
             m["ipcc_stats"] = {k: after[k] - before.get(k, 0) for k in after}
+            # How often the vCPUs took their tick: reaction times scale with it.
+            ps = bl.procstat_shares(bl.parse_procstat(files.get(f"procstat-m{mode}-r{rep}.before")),
+                                    bl.parse_procstat(files.get(f"procstat-m{mode}-r{rep}.after")))
+            m["tick_ms"] = bl.tick_interval_ms(
+                bl.parse_timer_irqs(files.get(f"timerirq-m{mode}-r{rep}.before")),
+                bl.parse_timer_irqs(files.get(f"timerirq-m{mode}-r{rep}.after")),
+                ps and ps["idle_cpu"])
+            m["reaction_ticks"] = (m["reaction_ms"] / m["tick_ms"]
+                                   if m["reaction_ms"] is not None and m["tick_ms"] else None)
             write_samples_csv(raw / f"samples-m{mode}-r{rep}.csv", run, topo)
             per_rep.append(m)
         if not per_rep:
@@ -125,6 +134,8 @@ def aggregate(sc, mode, per_rep):
         reaction_events=sum(len(m["reactions_ms"]) + m["censored"] for m in per_rep),
         reaction_censored=sum(m["censored"] for m in per_rep),
         reaction_already_best=sum(m["already_best"] for m in per_rep),
+        tick_ms=bl.summarize([m.get("tick_ms") for m in per_rep]),
+        reaction_ticks=bl.summarize([m.get("reaction_ticks") for m in per_rep]),
         p_share={bl.class_name(c): bl.summarize([m["p_share"].get(c) for m in per_rep])["median"]
                  for c in classes},
         cpu_s=bl.summarize([m["cpu_s"] for m in per_rep]),
@@ -199,8 +210,33 @@ def print_table(rows, errors):
               f"{bl.fmt(r['efficiency_from_event']['median']):<10} "
               f"{bl.fmt(r['throughput_vs_mode0'], '9.3f'):>9} "
               f"{bl.fmt(r['fairness_cov']['median'], '8.3f'):>8} {react:<24} {ps}")
+    print_ticks(rows)
     for e in errors:
         print("ERROR:", e)
+
+
+def print_ticks(rows):
+    """How often the vCPUs took their tick, and the reactions in ticks.
+
+    Without icount the guest's time is the host's, and a vCPU takes its
+    tick when its thread runs on the host: a busy host spreads the ticks
+    and stretches every reaction with them."""
+    rows = [r for r in rows if "error" not in r and r.get("tick_ms", {}).get("median")]
+    if not rows:
+        return
+    print()
+    print("Ticks: mean interval between local timer interrupts on busy CPUs (the kernel asks")
+    print("1000/HZ ms); the reaction divided by it, per run:")
+    hdr = f"{'scenario':<14} {'mode':<11} {'tick ms [min-max]':<22} reaction in ticks [min-max]"
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        t, rt = r["tick_ms"], r["reaction_ticks"]
+        react = "-" if rt["median"] is None else \
+            f"{bl.fmt(rt['median'], '.1f')} [{bl.fmt(rt['min'], '.1f')}-{bl.fmt(rt['max'], '.1f')}]"
+        print(f"{r['scenario']:<14} {bl.mode_label(r):<11} "
+              f"{bl.fmt(t['median'], '.1f') + ' [' + bl.fmt(t['min'], '.1f') + '-' + bl.fmt(t['max'], '.1f') + ']':<22} "
+              f"{react}")
 
 
 CSV_COLS = ["scenario", "profile", "mode", "mode_name", "reps",
@@ -211,6 +247,8 @@ CSV_COLS = ["scenario", "profile", "mode", "mode_name", "reps",
             "fairness_maxmin_median",
             "reaction_ms_median", "reaction_ms_min", "reaction_ms_max",
             "reaction_events", "reaction_censored", "reaction_already_best",
+            "tick_ms_median", "tick_ms_min", "tick_ms_max",
+            "reaction_ticks_median", "reaction_ticks_min", "reaction_ticks_max",
             "cpu_s_median", "window_s",
             "p_share", "ipcc_stats",
             "makespan_ms_median", "makespan_ms_min", "makespan_ms_max", "bound_ms_median",

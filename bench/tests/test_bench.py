@@ -296,6 +296,37 @@ class SchedstatTotals(unittest.TestCase):
         self.check(17, True)
 
 
+class TimerInterrupts(unittest.TestCase):
+    """The tick interval run.py reports beside the reactions."""
+
+    @staticmethod
+    def snap(up, locs, cpus=None):
+        cpus = cpus if cpus is not None else range(len(locs))
+        return bl.parse_timer_irqs(
+            f"{up} 99.0\n" + " ".join(f"CPU{c}" for c in cpus) + "\n"
+            + "  0:  " + " ".join("7" for _ in cpus) + "  IO-APIC  2-edge  timer\n"
+            + " LOC:  " + " ".join(str(n) for n in locs) + "   Local timer interrupts\n")
+
+    def test_parse(self):
+        up, loc = self.snap(10.5, [100, 200, 300], cpus=[0, 2, 5])
+        self.assertEqual((up, loc), (10.5, {0: 100, 2: 200, 5: 300}))
+        self.assertIsNone(bl.parse_timer_irqs("10.5 99.0\nCPU0 CPU1\n"))
+        self.assertIsNone(bl.parse_timer_irqs(None))
+
+    def test_interval_over_busy_time(self):
+        # 10 s: CPU0 busy throughout, 1250 interrupts (8 ms); CPU1 busy
+        # half the time, 625 (8 ms of its busy time); CPU2 idle, left out.
+        b, a = self.snap(1.0, [0, 0, 0]), self.snap(11.0, [1250, 625, 30])
+        idle = {0: 0.0, 1: 0.5, 2: 0.99}
+        self.assertAlmostEqual(bl.tick_interval_ms(b, a, idle), 8.0)
+        # A CPU busy less than half the run does not count.
+        self.assertAlmostEqual(bl.tick_interval_ms(b, a, {0: 0.0, 1: 0.6, 2: 0.99}), 8.0)
+        self.assertAlmostEqual(bl.tick_interval_ms(b, self.snap(11.0, [2500, 625, 30]),
+                                                   {0: 0.0, 1: 0.99, 2: 0.99}), 4.0)
+        self.assertIsNone(bl.tick_interval_ms(b, a, {0: 0.9, 1: 0.9, 2: 0.9}))
+        self.assertIsNone(bl.tick_interval_ms(None, a, idle))
+
+
 class EventCost(unittest.TestCase):
     """bench/overhead/event_cost.py: the tick's and a balance pass's cost."""
 
@@ -350,6 +381,12 @@ class ScenarioKeywords(unittest.TestCase):
             return bl.parse_scenario(f.name)
         finally:
             os.unlink(f.name)
+
+    def test_timer_interrupt_snapshots(self):
+        script = bl.guest_script(self.parse("duration 2\ntask a class=0\n"))
+        self.assertIn("grep '^ *LOC:' /proc/interrupts", script)
+        for when in ("before", "after"):
+            self.assertIn(f"timer_irqs >$B/timerirq-m$1-r$2.{when}", script)
 
     def test_work_and_kind(self):
         sc = self.parse("duration 2\nwarmup 0\ntask c kind=dot count=2 pin=0-3 work=0.5\n"
