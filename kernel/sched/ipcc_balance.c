@@ -958,8 +958,9 @@ static bool ipcc_swap_still_due(struct ipcc_swap *s)
  * and its affinity as read. A swap's @first move marks @p
  * %IPCC_TASK_SWAPPING, under the lock of the runqueue it is now on, so
  * that no balance pulls it back before the second move; the second marks
- * the partner %IPCC_TASK_SWAPPED (ipcc_swap_holds()). Any context but
- * hard IRQ.
+ * the partner %IPCC_TASK_SWAPPED (ipcc_swap_holds()) and starts its
+ * cooldown again from now (ipcc_swap_end() does so for the first task).
+ * Any context but hard IRQ.
  *
  * Return: true when @p moved.
  */
@@ -980,13 +981,21 @@ static bool ipcc_move_queued(struct task_struct *p, int src_cpu, int dst_cpu,
 	move_queued_task_locked(src, dst, p);
 	WRITE_ONCE(p->ipcc.flags, p->ipcc.flags |
 		   (first ? IPCC_TASK_SWAPPING : IPCC_TASK_SWAPPED));
+	if (!first)
+		sched_ipcc_note_migrate(p);
 	return true;
 }
 
 /*
  * The end of the swap @s, done when both tasks moved: the first task is
  * no longer halfway, but when it moved it stays held until it has run on
- * its new CPU (ipcc_swap_holds()); the slot is free.
+ * its new CPU (ipcc_swap_holds()); the slot is free. A swap that is done
+ * starts the first task's cooldown again, from the end of the swap, as
+ * the second move did for the partner: the look noted its decision, but
+ * the work item may wait for the workqueue to create a worker and the CPU
+ * stop for the partner's CPU (tens of milliseconds under QEMU's TCG), and
+ * a cooldown that ran out meanwhile would let a balance queued behind the
+ * stop move the first task straight back.
  */
 static void ipcc_swap_end(struct ipcc_swap *s, bool done)
 {
@@ -996,6 +1005,8 @@ static void ipcc_swap_end(struct ipcc_swap *s, bool done)
 		if (flags != s->a->ipcc.flags && task_cpu(s->a) == s->cpu_b)
 			flags |= IPCC_TASK_SWAPPED;
 		WRITE_ONCE(s->a->ipcc.flags, flags);
+		if (done)
+			sched_ipcc_note_migrate(s->a);
 	}
 	if (done)
 		sched_ipcc_account_balance(IPCC_STAT_SWAP, s->a, s->cpu_a,
