@@ -40,6 +40,9 @@
  *                           unknown beside a busy SMT sibling.
  * update_misfit_      2     ipcc_class_misfit(): a task whose class runs
  * status()                  much better on a bigger CPU is a misfit.
+ * select_idle_        2     ipcc_wake_fits(): a waking task does not fit
+ * capacity(),               an idle CPU where it is a misfit by class, so
+ * asym_fits_cpu()           it wakes up on one where it is not.
  * sched_balance_find_ 2     ipcc_misfit_pull_ok(): a class misfit is
  * src_rq(),                 pulled only by a CPU where its class runs
  * detach_tasks()            that much better.
@@ -870,6 +873,46 @@ bool __sched_ipcc_misfit_src_ok(struct rq *src, int dst_cpu)
 	guard(rcu)();
 	return __sched_ipcc_misfit_pull(ipcc_rcu_dereference(src->curr), cpu_of(src),
 					dst_cpu, false);
+}
+
+/**
+ * ipcc_wake_fits() - the wake-up path's verdict on an idle CPU, by class too
+ * @fits:       util_fits_cpu() of the task on the CPU: 1 fits, 0 does not,
+ *              -1 fits but for the uclamp_min hint
+ * @score_here: the task's score on the CPU, -1 when unknown
+ * @best_score: its best score on the CPUs of more capacity, -1 when there
+ *              is none or it is unknown
+ * @threshold:  the ``misfit_threshold`` knob
+ *
+ * A CPU the task fits by utilization does not fit it when its class is a
+ * misfit there (ipcc_class_misfit()): select_idle_capacity() then ranks
+ * it with the CPUs too small for the task and takes an idle one the task
+ * fits, or the biggest idle one. Unknown scores leave @fits as it is.
+ *
+ * Return: @fits, or 0 when the task is a misfit by class on the CPU.
+ */
+int ipcc_wake_fits(int fits, int score_here, int best_score, int threshold)
+{
+	if (!fits || score_here < 0 || best_score < 0)
+		return fits;
+
+	return ipcc_class_misfit(score_here, best_score, threshold) ? 0 : fits;
+}
+
+int __sched_ipcc_wake_fits(struct task_struct *p, int cpu, int fits)
+{
+	int threshold = READ_ONCE(ipcc_misfit_threshold);
+
+	/* As in update_misfit_status(): nowhere bigger to go. */
+	if (arch_scale_cpu_capacity(cpu) >= p->max_allowed_capacity)
+		return fits;
+	/* No class gains enough anywhere: no task needs its mix read. */
+	if (sched_ipcc_misfit_room() <= threshold ||
+	    !sched_ipcc_task_known(p) || !sched_ipcc_balance_movable(p))
+		return fits;
+
+	return ipcc_wake_fits(fits, sched_ipcc_task_score(p, cpu, false),
+			      sched_ipcc_task_score(p, cpu, true), threshold);
 }
 
 /*

@@ -439,6 +439,7 @@ bool ipcc_break_rq_tie(int mode, int gain_cand, int gain_busiest);
 bool ipcc_should_swap(int gain_a, int gain_b, int threshold, u64 now,
 		      u64 last_swap, u64 ratelimit);
 bool ipcc_class_misfit(int score_here, int best_score, int threshold);
+int ipcc_wake_fits(int fits, int score_here, int best_score, int threshold);
 bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown);
 
 /**
@@ -677,6 +678,16 @@ void sched_ipcc_pulled(struct task_struct *p, int src_cpu, int dst_cpu);
 bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits);
 
 /**
+ * __sched_ipcc_wake_fits() - out-of-line part of sched_ipcc_wake_fits()
+ * @p:    the waking task
+ * @cpu:  the idle CPU considered
+ * @fits: util_fits_cpu() of @p on @cpu, not 0
+ *
+ * Return: see sched_ipcc_wake_fits().
+ */
+int __sched_ipcc_wake_fits(struct task_struct *p, int cpu, int fits);
+
+/**
  * __sched_ipcc_misfit_pull() - whether a CPU should pull a task as a misfit
  * @p:       the task
  * @src_cpu: the CPU it is on
@@ -746,6 +757,34 @@ static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
 	if (sched_ipcc_mode() != IPCC_MODE_FULL)
 		return fits;
 	return __sched_ipcc_task_fits(rq, p, fits);
+}
+
+/**
+ * sched_ipcc_wake_fits() - whether a waking task fits an idle CPU, by class too
+ * @p:    the waking fair task
+ * @cpu:  an idle CPU the wake-up path considers for @p
+ * @fits: util_fits_cpu() of @p on @cpu: 1 fits, 0 does not, -1 fits but
+ *        for the uclamp_min hint
+ *
+ * The wake-up path's capacity checks on asymmetric capacity systems
+ * (asym_fits_cpu() and select_idle_capacity()) look for an idle CPU the
+ * task fits. In %IPCC_MODE_FULL a task that is a misfit by class on
+ * @cpu (sched_ipcc_task_fits(): its class scores more than
+ * ``misfit_threshold`` better on some CPU of higher capacity it may use)
+ * does not fit it either, so that it wakes up on an idle CPU where its
+ * class runs well instead of waiting there for the misfit pull. The
+ * same tasks are left alone as by sched_ipcc_task_fits().
+ *
+ * Context: select_idle_sibling(), RCU read lock held, interrupts
+ * disabled; no runqueue lock (lockless reads of @p's class state).
+ * Return: @fits, or 0 when @p is a misfit by class on @cpu.
+ */
+static inline int sched_ipcc_wake_fits(struct task_struct *p, int cpu,
+				       int fits)
+{
+	if (sched_ipcc_mode() != IPCC_MODE_FULL || !fits)
+		return fits;
+	return __sched_ipcc_wake_fits(p, cpu, fits);
 }
 
 /**
@@ -1020,6 +1059,12 @@ static inline bool ipcc_class_misfit(int score_here, int best_score,
 	return false;
 }
 
+static inline int ipcc_wake_fits(int fits, int score_here, int best_score,
+				 int threshold)
+{
+	return fits;
+}
+
 static inline bool ipcc_in_cooldown(u32 now, u32 last, u32 cooldown)
 {
 	return false;
@@ -1075,6 +1120,12 @@ static inline void sched_ipcc_pulled(struct task_struct *p, int src_cpu,
 
 static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
 					bool fits)
+{
+	return fits;
+}
+
+static inline int sched_ipcc_wake_fits(struct task_struct *p, int cpu,
+				       int fits)
 {
 	return fits;
 }

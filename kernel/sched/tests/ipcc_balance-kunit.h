@@ -658,6 +658,40 @@ static void ipcc_test_class_misfit(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ipcc_class_misfit(0, 300, thr));
 }
 
+/*
+ * The wake-up path's fit, by class: only a CPU the task fits by
+ * utilization can turn into one it does not fit, at the misfit margin.
+ */
+static void ipcc_test_wake_fits(struct kunit *test)
+{
+	int thr = IPCC_MISFIT_THRESHOLD_DEFAULT;
+
+	/* Vector class on an E-core, a P-core much better: does not fit. */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 442, 1024, thr), 0);
+	/* Fits but for uclamp_min: a class misfit does not fit either. */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(-1, 442, 1024, thr), 0);
+	/* Too small by utilization already: stays so. */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(0, 442, 1024, thr), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(0, 1024, 442, thr), 0);
+
+	/* The margin is strict, as for the misfit mark. */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 500, 756, 256), 1);
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 500, 757, 256), 0);
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(-1, 500, 756, 256), -1);
+
+	/* A class that gains nothing, or loses, on a bigger CPU fits. */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 482, 482, 0), 1);
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 1024, 442, 0), 1);
+
+	/* No bigger CPU, or scores unknown: util_fits_cpu() decides. */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 442, -1, 0), 1);
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, -1, 1024, 0), 1);
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(-1, -1, -1, 0), -1);
+
+	/* A bigger CPU scoring 0 (the hardware asks not to use it). */
+	KUNIT_EXPECT_EQ(test, ipcc_wake_fits(1, 442, 0, thr), 1);
+}
+
 static void ipcc_test_cooldown(struct kunit *test)
 {
 	u32 cd = 5;
@@ -899,6 +933,7 @@ static struct kunit_case ipcc_balance_test_cases[] = {
 	KUNIT_CASE(ipcc_test_swap_holds),
 	KUNIT_CASE(ipcc_test_rotation_shares),
 	KUNIT_CASE(ipcc_test_class_misfit),
+	KUNIT_CASE(ipcc_test_wake_fits),
 	KUNIT_CASE(ipcc_test_misfit_pull_ok),
 	KUNIT_CASE(ipcc_test_misfit_moved),
 	KUNIT_CASE(ipcc_test_tie_task),

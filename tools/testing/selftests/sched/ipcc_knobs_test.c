@@ -26,6 +26,10 @@
  *                        misfit room left at 0, which ends the misfit
  *                        check early for every task: no misfit below
  *                        the gain
+ *   wake_up_leaves_class_misfit_cpu  (lnl-hw, 2026-12-07)
+ *                        __sched_ipcc_wake_fits() returning @fits
+ *                        unchanged: woke up on the small CPU in 12 of
+ *                        12 rounds, on the bigger one in none
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +59,7 @@
 #define STATS_PATH	IPCC_DIR "/stats"
 #define OVERRIDE_PATH	IPCC_DIR "/override"
 #define MISFIT_PATH	IPCC_DIR "/misfit_threshold"
+#define COOLDOWN_PATH	IPCC_DIR "/cooldown_ms"
 
 /* The kernel's cap on tracked classes (IPCC_MAX_CLASSES). */
 #define MAX_CLASSES	16
@@ -571,13 +576,15 @@ static int norm_score(int raw)
  * The class that gains most on a CPU of more capacity (cpu_capacity) than
  * one it may run on, by the perf scores of the scores file, and that
  * gain in normalised units (the kernel normalises each score, then
- * subtracts). Return: the class, -1 when the capacities are all equal,
- * -2 when the files cannot be read or no class gains.
+ * subtracts); the first pair of CPUs with that gain into @small and @big.
+ * Return: the class, -1 when the capacities are all equal, -2 when the
+ * files cannot be read or no class gains.
  */
-static int misfit_class(int *gap)
+static int misfit_class(int *gap, int *small, int *big)
 {
 	static int perf[MAX_CPUS_KNOB][MAX_CLASSES];
 	static long cap[MAX_CPUS_KNOB];
+	static int id[MAX_CPUS_KNOB];
 	int cpu, other, c, ncpu = 0, nr, best = -2, asym = 0;
 	char path[96], *line, *tok, *save, *save2;
 	long v;
@@ -593,6 +600,7 @@ static int misfit_class(int *gap)
 		if (!tok)
 			return -2;
 		cpu = ncpu++;
+		id[cpu] = atoi(tok);
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/cpu%s/cpu_capacity", tok);
 		cap[cpu] = read_long(path, &v) ? -1 : v;
@@ -619,6 +627,8 @@ static int misfit_class(int *gap)
 					continue;
 				*gap = perf[other][c] - perf[cpu][c];
 				best = c;
+				*small = id[cpu];
+				*big = id[other];
 			}
 		}
 	}
@@ -675,14 +685,14 @@ static int misfits_in(long ms, unsigned long long *n)
 TEST_F(ipcc, misfit_threshold_boundary)
 {
 	unsigned long long at = 0, below = 0;
-	int class, gap = 0, i, n, err = 0;
+	int class, gap = 0, small, big, i, n, err = 0;
 	char buf[64], saved[32];
 	pid_t pid[MISFIT_TASKS];
 
 	if (!self->have_debugfs)
 		SKIP(return, "%s is absent", IPCC_DIR);
 	ASSERT_EQ(0, write_str(SYSCTL_PATH, "2"));
-	class = misfit_class(&gap);
+	class = misfit_class(&gap, &small, &big);
 	if (class == -1)
 		SKIP(return, "no asymmetric CPU capacities");
 	if (class < 0 || gap < 2)
@@ -722,6 +732,165 @@ TEST_F(ipcc, misfit_threshold_boundary)
 	TH_LOG("misfits %llu at threshold %d", below, gap - 1);
 	EXPECT_EQ(0ULL, at);
 	EXPECT_LT(0ULL, below);
+}
+
+/* Pins the calling task to @cpu, and to @cpu2 as well when not -1. */
+static int pin_to(int cpu, int cpu2)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (cpu2 >= 0)
+		CPU_SET(cpu2, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+/* Spins on @cpu until killed. */
+static void hog_work(int cpu)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin_to(cpu, -1))
+		_exit(1);
+	for (;;)
+		;
+}
+
+/*
+ * On @small and @big: for each byte read from @in, writes the CPU it
+ * woke up on to @out and runs 0.3 ms, until killed.
+ */
+static void waker_work(int in, int out, int small, int big)
+{
+	struct timespec t0, t;
+	char c;
+	int cpu;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pin_to(small, big))
+		_exit(1);
+	while (read(in, &c, 1) == 1) {
+		cpu = sched_getcpu();
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while ((t.tv_sec - t0.tv_sec) * 1000000000L +
+			 t.tv_nsec - t0.tv_nsec < 300000L);
+		if (write(out, &cpu, sizeof(cpu)) != sizeof(cpu))
+			break;
+	}
+	_exit(0);
+}
+
+/* Wakes the waker task and reads the CPU it woke up on, or -errno. */
+static int wake_once(int to, int from)
+{
+	int cpu;
+
+	if (write(to, "w", 1) != 1)
+		return -errno;
+	if (read(from, &cpu, sizeof(cpu)) != sizeof(cpu))
+		return -EIO;
+	return cpu;
+}
+
+#define WAKE_ROUNDS	12
+
+/*
+ * The wake-up path on a part with asymmetric capacities: a task that is
+ * a misfit by class on a small CPU does not fit it when it wakes up
+ * (asym_fits_cpu(), select_idle_capacity()), so it wakes up on the idle
+ * bigger CPU where its class gains more than misfit_threshold, not on
+ * the idle small CPU it last ran on. A task allowed on the two CPUs of
+ * the class that gains most, overridden to that class, sleeps between
+ * short runs; in each round it wakes up once while a task spins on the
+ * bigger CPU (so on the small one), then once after that task is gone.
+ * misfit_threshold is one below the gain and cooldown_ms 0, so that every
+ * round counts. Parts of one capacity skip.
+ */
+TEST_F(ipcc, wake_up_leaves_class_misfit_cpu)
+{
+	int class, gap = 0, small = -1, big = -1, here = -1, cpu, i;
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 };
+	int rounds = 0, up = 0, err = 0;
+	char buf[64], saved_mt[32], saved_cd[32];
+	cpu_set_t set;
+	pid_t task, hog;
+
+	if (!self->have_debugfs)
+		SKIP(return, "%s is absent", IPCC_DIR);
+	ASSERT_EQ(0, write_str(SYSCTL_PATH, "2"));
+	class = misfit_class(&gap, &small, &big);
+	if (class == -1)
+		SKIP(return, "no asymmetric CPU capacities");
+	if (class < 0 || gap < 2)
+		SKIP(return, "no class scores better on a bigger CPU");
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	for (cpu = 0; cpu < CPU_SETSIZE && here < 0; cpu++)
+		if (CPU_ISSET(cpu, &set) && cpu != small && cpu != big)
+			here = cpu;
+	if (here < 0)
+		SKIP(return, "needs a third CPU");
+	/* Not the waker's CPU: the task's wake-ups are not affine. */
+	ASSERT_EQ(0, pin_to(here, -1));
+	ASSERT_LT(0, read_text(MISFIT_PATH, saved_mt, sizeof(saved_mt)));
+	ASSERT_LT(0, read_text(COOLDOWN_PATH, saved_cd, sizeof(saved_cd)));
+	ASSERT_EQ(0, pipe(to));
+	ASSERT_EQ(0, pipe(from));
+
+	task = fork();
+	ASSERT_LE(0, task);
+	if (!task)
+		waker_work(to[0], from[1], small, big);
+	snprintf(buf, sizeof(buf), "%d %d", task, class);
+	err = write_str(OVERRIDE_PATH, buf);
+	snprintf(buf, sizeof(buf), "%d", gap - 1);
+	err = err ?: write_str(MISFIT_PATH, buf);
+	err = err ?: write_str(COOLDOWN_PATH, "0");
+
+	for (i = 0; i < WAKE_ROUNDS && !err; i++) {
+		int first, second;
+
+		hog = fork();
+		if (hog < 0) {
+			err = -errno;
+			break;
+		}
+		if (!hog)
+			hog_work(big);
+		usleep(20 * 1000);
+		first = wake_once(to[1], from[0]);
+		kill(hog, SIGKILL);
+		waitpid(hog, NULL, 0);
+		usleep(10 * 1000);
+		second = wake_once(to[1], from[0]);
+		if (first < 0 || second < 0) {
+			err = first < 0 ? first : second;
+			break;
+		}
+		TH_LOG("round %d: woke up on CPU %d beside the spinner, then on CPU %d",
+		       i, first, second);
+		/* Only the small CPU was idle: the round counts. */
+		if (first == small) {
+			rounds++;
+			up += second == big;
+		}
+	}
+
+	EXPECT_EQ(0, write_str(MISFIT_PATH, saved_mt));
+	EXPECT_EQ(0, write_str(COOLDOWN_PATH, saved_cd));
+	kill(task, SIGKILL);
+	waitpid(task, NULL, 0);
+	close(to[1]);
+	close(to[0]);
+	close(from[0]);
+	close(from[1]);
+	ASSERT_EQ(0, err);
+
+	TH_LOG("class %d gains %d from CPU %d to CPU %d: up in %d of %d rounds",
+	       class, gap, small, big, up, rounds);
+	ASSERT_LE(WAKE_ROUNDS / 2, rounds);
+	EXPECT_EQ(rounds, up);
 }
 
 TEST_F(ipcc, stats_format)
