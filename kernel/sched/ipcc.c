@@ -1074,6 +1074,7 @@ static void ipcc_update_locked(void)
 		rcu_assign_pointer(ipcc_table, new);
 		if (old)
 			kvfree_rcu(old, rcu);
+		ipcc_misfit_update();
 	}
 
 	WRITE_ONCE(ipcc_arch_nr, arch_nr);

@@ -131,6 +131,7 @@ int ipcc_task_turn_gain_smt(struct task_struct *p, int src_cpu, int dst_cpu,
 			    bool src_shared, bool dst_shared);
 
 void ipcc_misfit_tick(struct task_struct *curr);
+void ipcc_misfit_update(void);
 bool ipcc_misfit_pull_ok(bool allowed, int score_src, int score_dst,
 			 int threshold);
 

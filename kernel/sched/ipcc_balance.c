@@ -798,6 +798,32 @@ static void ipcc_misfit_mark(struct rq *rq, struct task_struct *p, bool on)
 		WRITE_ONCE(p->ipcc.flags, flags);
 }
 
+/*
+ * Whether some class gains more than ``misfit_threshold`` on a bigger
+ * CPU, for the wake-up path's inline check (sched_ipcc_wake_fits()),
+ * which would otherwise call out for every CPU it looks at. Written by
+ * ipcc_misfit_update() under ipcc_misfit_lock, read locklessly; the
+ * out-of-line checks do not trust it.
+ */
+bool ipcc_misfit_possible __read_mostly;
+static DEFINE_MUTEX(ipcc_misfit_lock);
+
+/**
+ * ipcc_misfit_update() - recompute ipcc_misfit_possible
+ *
+ * Called after the score cache was published and after the threshold
+ * was written. Each caller publishes its input first and then reads
+ * both under the lock, so the last update sees the latest of each.
+ *
+ * Context: process context; may sleep.
+ */
+void ipcc_misfit_update(void)
+{
+	guard(mutex)(&ipcc_misfit_lock);
+	WRITE_ONCE(ipcc_misfit_possible,
+		   sched_ipcc_misfit_room() > READ_ONCE(ipcc_misfit_threshold));
+}
+
 bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits)
 {
 	int threshold = READ_ONCE(ipcc_misfit_threshold);
@@ -1480,6 +1506,7 @@ int ipcc_set_misfit_threshold(unsigned int val)
 		return -EINVAL;
 
 	WRITE_ONCE(ipcc_misfit_threshold, val);
+	ipcc_misfit_update();
 	return 0;
 }
 

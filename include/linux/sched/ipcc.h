@@ -687,6 +687,9 @@ bool __sched_ipcc_task_fits(struct rq *rq, struct task_struct *p, bool fits);
  */
 int __sched_ipcc_wake_fits(struct task_struct *p, int cpu, int fits);
 
+/* Some class gains more than misfit_threshold on a bigger CPU. */
+extern bool ipcc_misfit_possible;
+
 /**
  * __sched_ipcc_misfit_pull() - whether a CPU should pull a task as a misfit
  * @p:       the task
@@ -773,7 +776,9 @@ static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
  * ``misfit_threshold`` better on some CPU of higher capacity it may use)
  * does not fit it either, so that it wakes up on an idle CPU where its
  * class runs well instead of waiting there for the misfit pull. The
- * same tasks are left alone as by sched_ipcc_task_fits().
+ * same tasks are left alone as by sched_ipcc_task_fits(). Where no class
+ * gains more than the threshold anywhere (``ipcc_misfit_possible`` false)
+ * it returns @fits without a call.
  *
  * Context: select_idle_sibling(), RCU read lock held, interrupts
  * disabled; no runqueue lock (lockless reads of @p's class state).
@@ -782,7 +787,8 @@ static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
 static inline int sched_ipcc_wake_fits(struct task_struct *p, int cpu,
 				       int fits)
 {
-	if (sched_ipcc_mode() != IPCC_MODE_FULL || !fits)
+	if (sched_ipcc_mode() != IPCC_MODE_FULL || !fits ||
+	    !READ_ONCE(ipcc_misfit_possible))
 		return fits;
 	return __sched_ipcc_wake_fits(p, cpu, fits);
 }
