@@ -773,12 +773,13 @@ static inline bool sched_ipcc_task_fits(struct rq *rq, struct task_struct *p,
  * (asym_fits_cpu() and select_idle_capacity()) look for an idle CPU the
  * task fits. In %IPCC_MODE_FULL a task that is a misfit by class on
  * @cpu (sched_ipcc_task_fits(): its class scores more than
- * ``misfit_threshold`` better on some CPU of higher capacity it may use)
- * does not fit it either, so that it wakes up on an idle CPU where its
- * class runs well instead of waiting there for the misfit pull. The
- * same tasks are left alone as by sched_ipcc_task_fits(). Where no class
- * gains more than the threshold anywhere (``ipcc_misfit_possible`` false)
- * it returns @fits without a call.
+ * ``misfit_threshold`` better on some CPU of higher capacity, and it may
+ * use a CPU of higher capacity than @cpu) does not fit it either, so
+ * that it wakes up on an idle CPU where its class runs well instead of
+ * waiting there for the misfit pull. The same tasks are left alone as by
+ * sched_ipcc_task_fits(). Where no class gains more than the threshold
+ * anywhere (``ipcc_misfit_possible`` false) it returns @fits without a
+ * call.
  *
  * Context: select_idle_sibling(), RCU read lock held, interrupts
  * disabled; no runqueue lock (lockless reads of @p's class state).
