@@ -25,8 +25,14 @@
 #                     series' tests on the package's kernel and options,
 #                     under systemd; each passes when it exits 0
 #
+# DEB_PACKAGE=file boots that linux-image package instead (Debian's own
+# build of the base, say: a kernel without the series, on which the
+# series' checks fail).
+#
 # Needs root (chroot, file ownership in the image). Results:
-# out/deb/boot-BASE/ (boot-BASE-test/ for DEB_CONFIG=test).
+# out/deb/boot-BASE/ (boot-BASE-test/ for DEB_CONFIG=test, boot-BASE-other/
+# for DEB_PACKAGE), with lsmod.txt, the modules the booted system loaded
+# (what make deb DEB_LSMOD= takes).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || die "make deb-boot needs root (debootstrap, chroot)"
@@ -41,8 +47,16 @@ case ${DEB_CONFIG:-} in
 test) name=ipcc-test ;;
 *) die "DEB_CONFIG must be test or unset, not '$DEB_CONFIG'" ;;
 esac
-deb=$(ls -t "$OUT"/deb/linux-image-"$ver"*-"$name"_*.deb 2>/dev/null | head -n 1)
-[ -n "$deb" ] || die "no out/deb/linux-image-$ver*-${name}_*.deb: run make deb${DEB_CONFIG:+ DEB_CONFIG=$DEB_CONFIG} first"
+# DEB_PACKAGE names another linux-image package to boot the same way, such
+# as Debian's own build of the base (a kernel without the series: the
+# series' checks fail there; lsmod.txt lists the modules it loaded).
+if [ -n "${DEB_PACKAGE:-}" ]; then
+	deb=$(realpath "$DEB_PACKAGE") && [ -f "$deb" ] || die "no such package: $DEB_PACKAGE"
+	name=ipcc-other
+else
+	deb=$(ls -t "$OUT"/deb/linux-image-"$ver"*-"$name"_*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || die "no out/deb/linux-image-$ver*-${name}_*.deb: run make deb${DEB_CONFIG:+ DEB_CONFIG=$DEB_CONFIG} first"
+fi
 
 roots=$CACHE/deb-root
 base=$roots/$suite
@@ -98,7 +112,11 @@ for t in $tests; do
 done
 echo '/dev/vda / ext4 defaults 0 1' >"$work/etc/fstab"
 
-kver=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//')
+# The kernel release is the installed image's name (Debian's own
+# packages add -unsigned to the package name, not to the release).
+kver=$(dpkg-deb -c "$deb" | grep -o '/boot/vmlinuz-.*' | head -n 1)
+kver=${kver#/boot/vmlinuz-}
+[ -n "$kver" ] || die "$(basename "$deb") holds no /boot/vmlinuz-*"
 kernel=$work/boot/vmlinuz-$kver
 initrd=$work/boot/initrd.img-$kver
 [ -f "$kernel" ] || die "the package installed no $kernel"

@@ -15,7 +15,8 @@ look at after installing the package, made exact. DEB_KVER is the
 package's kernel release, which uname -r must show. Then each selftest
 named in DEB_SELFTESTS (copied to /opt/ipcc by deb-boot.sh) runs as one
 check: it passes when the binary exits 0 (kselftest: no case failed);
-its TAP output goes to LOGDIR/NAME.tap.
+its TAP output goes to LOGDIR/NAME.tap. What lsmod shows after the
+login goes to LOGDIR/lsmod.txt (the input of make deb DEB_LSMOD=).
 """
 import os
 import re
@@ -114,6 +115,11 @@ def main():
             # Kernel messages off the console (the knobs log), and no
             # bracketed-paste escapes around each command's output.
             con.run("dmesg -n 1; bind 'set enable-bracketed-paste off'")
+            # The modules this system loaded, for make deb DEB_LSMOD=.
+            r = con.run('lsmod')
+            if r and r[0] == 0:
+                with open(os.path.join(logdir, 'lsmod.txt'), 'w') as f:
+                    f.write(r[1])
             guest_checks(con, check)
             selftests(con, check, logdir)
             con.send('poweroff -f\n')
