@@ -4,7 +4,7 @@
 # See README.md.
 
 H := harness
-export BASE PROFILE PROFILES MINUTES BASE_CONFIG DEB_CONFIG DEB_SELFTESTS DEB_SUITE SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
+export BASE PROFILE PROFILES MINUTES BASE_CONFIG DEB_CONFIG DEB_LSMOD DEB_PACKAGE DEB_SELFTESTS DEB_SUITE SCRIPT QEMU_SMP QEMU_MEM QEMU_NUMA QEMU_ACCEL QEMU_ICOUNT CMDLINE TIMEOUT
 
 .PHONY: help deps base assemble tree qemu qemu-tree build kernel test kunit run shell checkpatch clean distclean \
 	demo bench bench-overhead bench-scale bench-tools stress series bisect-check docs-check static-check deb deb-boot

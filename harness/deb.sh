@@ -19,9 +19,15 @@
 #   output        out/deb/*.deb
 #
 # DEB_CONFIG_ONLY=1 stops after writing and checking the .config (a few
-# seconds; the full build takes hours on two cores). The build directory
+# seconds; the full build takes hours on two cores). DEB_CHECK=1 is that
+# check as make test runs it, on its tree and in a directory of its own. The build directory
 # ($KCACHE/deb) is kept: a build stopped part way (Ctrl-C) resumes where
 # it stopped.
+#
+# DEB_LSMOD=file (what lsmod printed on a machine, such as make deb-boot's
+# lsmod.txt) keeps every built-in option of the base config and only the
+# modules that machine loaded, with what they need (make localmodconfig):
+# about a fifth of the objects. config-delta lists each module left out.
 #
 # DEB_CONFIG=test builds the packaging check instead: the test kernel's
 # options (harness/config/, what make build configured) with what booting
@@ -34,14 +40,24 @@
 . "$(dirname "$0")/lib.sh"
 
 "$HARNESS/deps.sh" deb || exit 1
-# Its own source tree (hard links into the base, as the test kernels'),
-# assembled from the series as it is now: a test build of a later change
-# to a header nearly every file includes does not undo hours of this one.
-export IPCC_SRC=$KCACHE/deb-src
-SRC=$IPCC_SRC
-"$HARNESS/assemble.sh" || exit 1
-
 build=$KCACHE/deb
+if [ "${DEB_CHECK:-}" = 1 ]; then
+	# make test's check of the configuration: on the tree make test
+	# assembled, in a directory of its own, so that a make deb part way
+	# keeps its tree, its .config and its objects.
+	build=$KCACHE/deb-check
+	DEB_CONFIG_ONLY=1
+	[ -z "${DEB_CONFIG:-}${BASE_CONFIG:-}" ] || die "DEB_CHECK=1 checks Debian's config only"
+else
+	# Its own source tree (hard links into the base, as the test
+	# kernels'), assembled from the series as it is now: a test build
+	# of a later change to a header nearly every file includes does not
+	# undo hours of this one.
+	export IPCC_SRC=$KCACHE/deb-src
+	SRC=$IPCC_SRC
+	"$HARNESS/assemble.sh" || exit 1
+fi
+
 suffix=
 case ${DEB_CONFIG:-} in
 '') ;;
@@ -55,7 +71,8 @@ test)
 esac
 mkdir -p "$build" "$OUT/deb"
 cfg=${BASE_CONFIG:-}
-if [ -z "$cfg" ] && [ -f "/boot/config-$(uname -r)" ]; then
+# (make test's check always takes Debian's.)
+if [ -z "$cfg" ] && [ -f "/boot/config-$(uname -r)" ] && [ "${DEB_CHECK:-}" != 1 ]; then
 	cfg=/boot/config-$(uname -r)
 fi
 if [ -z "$cfg" ]; then
@@ -99,6 +116,33 @@ $sc -e SMP -e SCHED_MC -e SCHED_MC_PRIO -e CPU_SUP_INTEL -e NET -e THERMAL \
 	-e FHANDLE -e SIGNALFD -e TIMERFD -e EPOLL -e CGROUPS -e AUTOFS_FS \
 	-e TMPFS_POSIX_ACL -e TMPFS_XATTR -e SECCOMP -e DMIID -e RTC_CLASS
 make -s -C "$SRC" O="$build" ARCH=x86_64 olddefconfig || die "olddefconfig failed"
+# The toolchain's own records in a config: compiler, assembler, linker,
+# pahole and rustc versions and what they support.
+toolchain='^CONFIG_((CC|AS|LD|GCC|CLANG|PAHOLE|RUSTC|BINDGEN)_[A-Z0-9_]*|TOOLS_SUPPORT_[A-Z0-9_]*)='
+if [ -n "${DEB_LSMOD:-}" ]; then
+	lsmod=$(realpath "$DEB_LSMOD") && [ -s "$lsmod" ] || die "no such lsmod listing: $DEB_LSMOD"
+	grep -q '^Module ' "$lsmod" || die "$DEB_LSMOD is not what lsmod prints"
+	make -s -C "$SRC" O="$build" ARCH=x86_64 LSMOD="$lsmod" localmodconfig </dev/null \
+		>"$build/localmodconfig.log" 2>&1 ||
+		{ cat "$build/localmodconfig.log" >&2; die "localmodconfig failed"; }
+	# Modules go, and with them the options that only they read (a
+	# driver's features, what a module selects). None of those may be
+	# read by the scheduler or by a file the series adds or hooks:
+	# there this must stay the distribution's kernel.
+	lost=$(comm -23 <(grep '^CONFIG_.*=y$' "$cfg" | grep -Ev "$toolchain" | sort) \
+		<(grep '=y$' "$build/.config" | sort) | sed 's/=y$//')
+	files=$( (series_new_files | grep -v '^tools/'
+		for p in $(series_patches); do sed -n 's|^+++ b/||p' "$(patch_file "$p")"; done
+		echo kernel/sched include/linux/sched.h include/linux/sched include/linux/preempt.h) |
+		sort -u)
+	near=
+	for o in $lost; do
+		(cd "$SRC" && grep -rqw --exclude="Kconfig*" -e "$o" $files 2>/dev/null) && near="$near ${o#CONFIG_}"
+	done
+	[ -z "$near" ] || die "without the modules $DEB_LSMOD leaves out, the scheduler's or the series' code would change:$near (list the modules that select them)"
+	msg "$(echo "$lost" | grep -c .) options that only left-out modules need are off; none is read by kernel/sched or the series' files"
+	msg "modules: $(grep -c '=m$' "$build/.config") of $(grep -c '=m$' "$cfg") (the ones $DEB_LSMOD lists)"
+fi
 
 bad=0
 wants="SCHED_IPCC=y X86_IPCC_ITD=y INTEL_HFI_THERMAL=y"
@@ -113,12 +157,13 @@ msg "config: $build/.config (SCHED_IPCC, X86_IPCC_ITD, INTEL_HFI_THERMAL on; KUn
 # what they support): the series' options, and what this machine's
 # toolchain cannot build (Rust without bindgen, for one).
 delta=$OUT/deb/config-delta-$BASE$suffix.txt
+[ "${DEB_CHECK:-}" = 1 ] && delta=$build/config-delta.txt
 {
 	echo "# $(basename "$cfg") -> $build/.config on $BASE ($BASE_VERSION)"
 	echo "# - only in the base config, + only in ours (toolchain records left out)"
 	diff <(grep '^CONFIG_' "$cfg" | sort) <(grep '^CONFIG_' "$build/.config" | sort) |
 		sed -n 's/^< /- /p; s/^> /+ /p' |
-		grep -Ev '^[-+] CONFIG_((CC|AS|LD|GCC|CLANG|PAHOLE|RUSTC|BINDGEN)_[A-Z0-9_]*|TOOLS_SUPPORT_[A-Z0-9_]*)='
+		grep -Ev "^[-+] ${toolchain#^}"
 } >"$delta"
 msg "differences from the base config: $delta ($(grep -c '^[-+]' "$delta") lines)"
 [ "${DEB_CONFIG_ONLY:-}" = 1 ] && exit 0

@@ -88,6 +88,25 @@ else
 	$R case "${P}hook-sites" "every call of the series in ${#hooked[@]} base files where harness/hook-sites says" fail >/dev/null
 fi
 
+# What make deb configures, without the hours of building it: Debian's
+# own config of this base with the series' options, which olddefconfig
+# must keep; then with only the modules of the listing make deb
+# DEB_LSMOD= takes, which must leave every option kernel/sched and the
+# series' files read as Debian has it.
+stage "the package's configuration: Debian's config of $BASE_VERSION"
+lsmod=$HARNESS/config/deb-lsmod-adl-hw.txt
+for mods in "" "$lsmod"; do
+	what="make deb's config: Debian's own with the series on"
+	[ -n "$mods" ] && what="$what, modules of $(basename "$mods") only, scheduler's options kept"
+	if DEB_CHECK=1 DEB_LSMOD=$mods BASE_CONFIG= DEB_CONFIG= "$HARNESS/deb.sh" \
+		>"$logdir/deb-config${mods:+-lsmod}.log" 2>&1; then
+		$R case "${P}deb" "$what" pass >/dev/null
+	else
+		tail -n 5 "$logdir/deb-config${mods:+-lsmod}.log" | cut -c1-400 >&2
+		$R case "${P}deb" "$what" fail >/dev/null
+	fi
+done
+
 if [ -z "$part" ]; then
 
 stage "the emulator: Debian's qemu with our series (qemu/patches)"
