@@ -20,14 +20,16 @@
 #
 # DEB_CONFIG_ONLY=1 stops after writing and checking the .config (a few
 # seconds; the full build takes hours on two cores). DEB_CHECK=1 is that
-# check as make test runs it, on its tree and in a directory of its own. The build directory
-# ($KCACHE/deb) is kept: a build stopped part way (Ctrl-C) resumes where
-# it stopped.
+# check as make test runs it, on its tree and in a directory of its own.
+# The build directory ($KCACHE/deb) is kept: a build stopped part way
+# (Ctrl-C) resumes where it stopped.
 #
 # DEB_LSMOD=file (what lsmod printed on a machine, such as make deb-boot's
 # lsmod.txt) keeps every built-in option of the base config and only the
 # modules that machine loaded, with what they need (make localmodconfig):
-# about a fifth of the objects. config-delta lists each module left out.
+# with Debian's 6.12 config and harness/config/deb-lsmod-adl-hw.txt,
+# 3,116 objects instead of about 20,000. config-delta lists each module
+# left out.
 #
 # DEB_CONFIG=test builds the packaging check instead: the test kernel's
 # options (harness/config/, what make build configured) with what booting
