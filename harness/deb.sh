@@ -25,8 +25,9 @@
 # (Ctrl-C) resumes where it stopped.
 #
 # DEB_LSMOD=file (what lsmod printed on a machine, such as make deb-boot's
-# lsmod.txt) keeps every built-in option of the base config and only the
-# modules that machine loaded, with what they need (make localmodconfig):
+# lsmod.txt) keeps only the modules that machine loaded, with what they
+# need (make localmodconfig), and turns off what only the others need,
+# refusing when the scheduler or the series reads any of that:
 # with Debian's 6.12 config and harness/config/deb-lsmod-adl-hw.txt,
 # 3,116 objects instead of about 20,000. config-delta lists each module
 # left out.
@@ -124,6 +125,7 @@ toolchain='^CONFIG_((CC|AS|LD|GCC|CLANG|PAHOLE|RUSTC|BINDGEN)_[A-Z0-9_]*|TOOLS_S
 if [ -n "${DEB_LSMOD:-}" ]; then
 	lsmod=$(realpath "$DEB_LSMOD") && [ -s "$lsmod" ] || die "no such lsmod listing: $DEB_LSMOD"
 	grep -q '^Module ' "$lsmod" || die "$DEB_LSMOD is not what lsmod prints"
+	cp "$build/.config" "$build/.config.all-modules"
 	make -s -C "$SRC" O="$build" ARCH=x86_64 LSMOD="$lsmod" localmodconfig </dev/null \
 		>"$build/localmodconfig.log" 2>&1 ||
 		{ cat "$build/localmodconfig.log" >&2; die "localmodconfig failed"; }
@@ -131,7 +133,7 @@ if [ -n "${DEB_LSMOD:-}" ]; then
 	# driver's features, what a module selects). None of those may be
 	# read by the scheduler or by a file the series adds or hooks:
 	# there this must stay the distribution's kernel.
-	lost=$(comm -23 <(grep '^CONFIG_.*=y$' "$cfg" | grep -Ev "$toolchain" | sort) \
+	lost=$(comm -23 <(grep '=y$' "$build/.config.all-modules" | sort) \
 		<(grep '=y$' "$build/.config" | sort) | sed 's/=y$//')
 	files=$( (series_new_files | grep -v '^tools/'
 		for p in $(series_patches); do sed -n 's|^+++ b/||p' "$(patch_file "$p")"; done
